@@ -1,0 +1,262 @@
+package engine
+
+import "slices"
+
+// bucketKey locates a bucket of trigger instances. Self triggers are filed
+// under their reactor, triggers scoped Here under their location, the rest
+// under "anywhere"; so an event looks into at most three buckets and the
+// cost of a dispatch grows with the triggers that can match it, not with all
+// the triggers of the match.
+type bucketKey struct {
+	typ   EventType
+	phase Phase
+	kind  uint8
+	id    int32
+}
+
+const (
+	bucketAnywhere uint8 = iota
+	bucketLocation
+	bucketEntity
+)
+
+// Index holds the trigger instances of one match, filed by event type and
+// by location or entity.
+type Index struct {
+	inst    []Instance
+	buckets map[bucketKey][]TriggerID
+	// byReactor holds the first live instance of each entity; the others
+	// follow through Instance.next, so adding a trigger allocates nothing.
+	byReactor map[EntityID]TriggerID
+	live      int
+}
+
+func newIndex() *Index {
+	return &Index{
+		inst:      make([]Instance, 0, 16),
+		buckets:   make(map[bucketKey][]TriggerID),
+		byReactor: make(map[EntityID]TriggerID),
+	}
+}
+
+// Add places a trigger in the match and returns its instance's id.
+// reactor is the entity carrying it (System for rules that belong to no
+// entity), controller the player it belongs to, loc its location and pos its
+// ordering position among reactions of the same priority and tier.
+func (x *Index) Add(def *Trigger, reactor EntityID, controller PlayerID, loc LocationID, pos int64) TriggerID {
+	id := TriggerID(len(x.inst))
+	x.inst = append(x.inst, Instance{
+		Def: def, ID: id, Reactor: reactor, Controller: controller,
+		Location: loc, Pos: pos, Seq: int64(id), alive: true, latched: -1, next: NoTrigger,
+	})
+	x.file(id)
+	if reactor != System {
+		if head, ok := x.byReactor[reactor]; ok {
+			x.inst[id].next = head
+		}
+		x.byReactor[reactor] = id
+	}
+	x.live++
+	return id
+}
+
+func (x *Index) keys(t *Instance, visit func(bucketKey)) {
+	kind, id := bucketAnywhere, int32(0)
+	switch {
+	case t.Def.Owner == Self:
+		kind, id = bucketEntity, int32(t.Reactor)
+	case t.Def.Scope == Here:
+		kind, id = bucketLocation, int32(t.Location)
+	}
+	for _, typ := range t.Def.On {
+		visit(bucketKey{typ: typ, phase: t.Def.Phase, kind: kind, id: id})
+	}
+}
+
+func (x *Index) file(id TriggerID) {
+	x.keys(&x.inst[id], func(k bucketKey) { x.buckets[k] = append(x.buckets[k], id) })
+}
+
+func (x *Index) unfile(id TriggerID) {
+	x.keys(&x.inst[id], func(k bucketKey) {
+		b := x.buckets[k]
+		if i := slices.Index(b, id); i >= 0 {
+			b[i] = b[len(b)-1]
+			b = b[:len(b)-1]
+		}
+		if len(b) == 0 {
+			delete(x.buckets, k)
+		} else {
+			x.buckets[k] = b
+		}
+	})
+}
+
+// Get returns the instance with the given id, or nil if there is none. The
+// pointer is valid until the next Add.
+func (x *Index) Get(id TriggerID) *Instance {
+	if id < 0 || int(id) >= len(x.inst) {
+		return nil
+	}
+	return &x.inst[id]
+}
+
+// Alive reports whether the instance is still in the match.
+func (x *Index) Alive(id TriggerID) bool {
+	return id >= 0 && int(id) < len(x.inst) && x.inst[id].alive
+}
+
+// Remove takes an instance out of the match. Reactions already scheduled for
+// it are skipped when their turn comes.
+func (x *Index) Remove(id TriggerID) {
+	t := x.Get(id)
+	if t == nil || !t.alive {
+		return
+	}
+	x.unfile(id)
+	t.alive = false
+	x.live--
+	if t.Reactor != System {
+		x.unlink(t)
+	}
+}
+
+// unlink takes an instance out of its reactor's list.
+func (x *Index) unlink(t *Instance) {
+	head, ok := x.byReactor[t.Reactor]
+	if !ok {
+		return
+	}
+	if head == t.ID {
+		if t.next == NoTrigger {
+			delete(x.byReactor, t.Reactor)
+		} else {
+			x.byReactor[t.Reactor] = t.next
+		}
+		return
+	}
+	for prev := &x.inst[head]; prev.next != NoTrigger; prev = &x.inst[prev.next] {
+		if prev.next == t.ID {
+			prev.next = t.next
+			return
+		}
+	}
+}
+
+// reactorIDs visits the live instances of an entity.
+func (x *Index) reactorIDs(reactor EntityID, fn func(TriggerID)) {
+	id, ok := x.byReactor[reactor]
+	for ok && id != NoTrigger {
+		next := x.inst[id].next
+		fn(id)
+		id = next
+	}
+}
+
+// RemoveReactor takes every trigger of an entity out of the match, e.g.
+// when a drone is destroyed.
+func (x *Index) RemoveReactor(reactor EntityID) {
+	x.reactorIDs(reactor, x.Remove)
+}
+
+// MoveReactor updates the location and position of every trigger of an
+// entity, e.g. when a drone changes lane.
+func (x *Index) MoveReactor(reactor EntityID, loc LocationID, pos int64) {
+	x.reactorIDs(reactor, func(id TriggerID) { x.Move(id, loc, pos) })
+}
+
+// Move updates an instance's location and ordering position.
+func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
+	t := x.Get(id)
+	if t == nil || !t.alive {
+		return
+	}
+	if t.Location != loc {
+		x.unfile(id)
+		t.Location = loc
+		x.file(id)
+	}
+	t.Pos = pos
+}
+
+// SetController changes the controller of every trigger of an entity.
+func (x *Index) SetController(reactor EntityID, p PlayerID) {
+	x.reactorIDs(reactor, func(id TriggerID) { x.inst[id].Controller = p })
+}
+
+// Of returns the ids of the live triggers an entity carries, in the order
+// they were added.
+func (x *Index) Of(reactor EntityID) []TriggerID {
+	var ids []TriggerID
+	x.reactorIDs(reactor, func(id TriggerID) { ids = append(ids, id) })
+	slices.Reverse(ids)
+	return ids
+}
+
+// Len returns the number of live instances.
+func (x *Index) Len() int { return x.live }
+
+// Each calls fn for every live instance in insertion order.
+func (x *Index) Each(fn func(*Instance)) {
+	for i := range x.inst {
+		if x.inst[i].alive {
+			fn(&x.inst[i])
+		}
+	}
+}
+
+// candidates appends to dst the live instances that an event may match, by
+// type, phase, location and subject. The caller checks relations and tests.
+func (x *Index) candidates(dst []TriggerID, ev *Event) []TriggerID {
+	dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere}]...)
+	if ev.Location != NoLocation {
+		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)}]...)
+	}
+	if ev.Subject != System {
+		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketEntity, id: int32(ev.Subject)}]...)
+	}
+	return dst
+}
+
+// relates reports whether an instance's owner relation and scope accept an
+// event.
+func relates(t *Instance, ev *Event) bool {
+	if t.Def.Scope == Here && ev.Location != t.Location {
+		return false
+	}
+	switch t.Def.Owner {
+	case Any:
+		return true
+	case Self:
+		return ev.Subject == t.Reactor
+	case Controller:
+		return ev.Player == t.Controller
+	case Opponent:
+		return ev.Player != NoPlayer && ev.Player != t.Controller
+	case LaneOwner:
+		return ev.Subject != t.Reactor && ev.Player == t.Controller
+	case LaneEnemy:
+		return ev.Subject != t.Reactor && ev.Player != NoPlayer && ev.Player != t.Controller
+	case LaneAny:
+		return ev.Subject != t.Reactor
+	}
+	return false
+}
+
+// appendState appends a canonical encoding of the instances' dynamic state
+// (for the match's state hash).
+func (x *Index) appendState(b []byte) []byte {
+	for i := range x.inst {
+		t := &x.inst[i]
+		b = appendInts(b, int64(t.ID), int64(t.Reactor), int64(t.Controller), int64(t.Location), t.Pos,
+			boolInt(t.alive), t.usedRound, int64(t.uses))
+	}
+	return b
+}
+
+func boolInt(v bool) int64 {
+	if v {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,223 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"strconv"
+)
+
+// RecordKind is the kind of a log record.
+type RecordKind uint8
+
+// The kinds of log records.
+const (
+	// RecEvent: an event happened (Record.Event).
+	RecEvent RecordKind = iota + 1
+	// RecFired: a trigger fired for an event (TRIGGER_FIRED).
+	RecFired
+	// RecBlocked: the loop guard stopped a trigger.
+	RecBlocked
+	// RecSkipped: a scheduled trigger did not fire (Text says why: its
+	// reactor was removed, no uses left).
+	RecSkipped
+	// RecCancelled: a declaration handler cancelled an event.
+	RecCancelled
+	// RecAsk: the chain paused for a player's decision.
+	RecAsk
+	// RecAnswer: a player answered.
+	RecAnswer
+	// RecNote: a line of text from an effect.
+	RecNote
+	// RecError: the chain ended in an error.
+	RecError
+)
+
+var kindNames = [...]string{"", "event", "fired", "blocked", "skipped", "cancelled", "ask", "answer", "note", "error"}
+
+// String returns the kind's name as written in JSON logs.
+func (k RecordKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "record"
+}
+
+// Record is one entry of a match's log. The log is the one source for
+// replays, animations, the readable action log and tests: every event, and
+// a record per trigger firing with its chain, depth, reactor and source.
+type Record struct {
+	Kind  RecordKind
+	Chain int32
+	// Depth is the firing depth: for events, that of the firing that
+	// emitted them; for firings, one more than their event's.
+	Depth int32
+	// Event is the event recorded or reacted to (NoEvent if none).
+	Event EventRef
+	// Trigger is the trigger instance that fired, was blocked or skipped,
+	// or whose effect emitted the event (NoTrigger if none).
+	Trigger TriggerID
+	Reactor EntityID
+	Source  EntityID
+	// Player and Choice are set for decisions and answers.
+	Player PlayerID
+	Choice int
+	Text   string
+}
+
+func (m *Match) record(r Record) {
+	r.Chain = m.chain
+	m.records = append(m.records, r)
+}
+
+// Records returns the match's log so far. The slice is the match's own; do
+// not change it.
+func (m *Match) Records() []Record { return m.records }
+
+// ClearLog forgets the log and the events while keeping their memory, for
+// long simulations that do not need them. Events that are still being
+// resolved must not be forgotten: call it only between chains.
+func (m *Match) ClearLog() {
+	m.records = m.records[:0]
+	m.Events = m.Events[:0]
+}
+
+// TriggerName returns the name of a trigger instance ("" for NoTrigger).
+func (m *Match) TriggerName(id TriggerID) string {
+	if t := m.Index.Get(id); t != nil {
+		return t.Def.Name
+	}
+	return ""
+}
+
+// WriteJSONL writes the log records from index from on as JSON lines: one
+// object per record with "seq", "kind", "chain" and "depth", and the fields
+// of its kind (events: type, phase, source, subject, target, player, actor,
+// location, amount, data, parent; firings: trigger, reactor, source, event,
+// effects).
+func (m *Match) WriteJSONL(w io.Writer, from int) error {
+	bw := bufio.NewWriter(w)
+	for i := from; i < len(m.records); i++ {
+		bw.Write(m.AppendJSON(nil, i))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// AppendJSON appends the JSON object of log record i to b.
+func (m *Match) AppendJSON(b []byte, i int) []byte {
+	r := &m.records[i]
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, `,"kind":"`...)
+	b = append(b, r.Kind.String()...)
+	b = append(b, `","chain":`...)
+	b = strconv.AppendInt(b, int64(r.Chain), 10)
+	b = append(b, `,"depth":`...)
+	b = strconv.AppendInt(b, int64(r.Depth), 10)
+	if r.Kind == RecEvent {
+		ev := &m.Events[r.Event]
+		b = jsonField(b, "event", int64(r.Event))
+		b = jsonString(b, "type", m.Rules.Types.Name(ev.Type))
+		if ev.Phase != NoPhase {
+			b = jsonString(b, "phase", ev.Phase.String())
+		}
+		b = m.jsonEntity(b, "source", ev.Source)
+		if ev.Subject != System {
+			b = m.jsonEntity(b, "subject", ev.Subject)
+		}
+		if ev.Target != System {
+			b = m.jsonEntity(b, "target", ev.Target)
+		}
+		b = m.jsonPlayer(b, "player", ev.Player)
+		b = m.jsonPlayer(b, "actor", ev.Actor)
+		if ev.Location != NoLocation {
+			b = jsonField(b, "location", int64(ev.Location))
+		}
+		if ev.Amount != 0 {
+			b = jsonField(b, "amount", int64(ev.Amount))
+		}
+		if ev.Data != nil {
+			if js, err := json.Marshal(ev.Data); err == nil {
+				b = append(b, `,"data":`...)
+				b = append(b, js...)
+			}
+		}
+		if ev.Parent != NoEvent {
+			b = jsonField(b, "parent", int64(ev.Parent))
+		}
+		if ev.Cancelled {
+			b = append(b, `,"cancelled":true`...)
+		}
+		return append(b, '}')
+	}
+	if r.Event != NoEvent {
+		b = jsonField(b, "event", int64(r.Event))
+	}
+	if r.Trigger != NoTrigger {
+		t := &m.Index.inst[r.Trigger]
+		b = jsonString(b, "trigger", t.Def.Name)
+		if r.Kind == RecFired || r.Kind == RecBlocked || r.Kind == RecSkipped {
+			b = m.jsonEntity(b, "reactor", r.Reactor)
+			b = m.jsonEntity(b, "source", r.Source)
+		}
+		if r.Kind == RecFired {
+			b = append(b, `,"effects":[`...)
+			for j, e := range t.Def.Effects {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendQuote(b, e.Name)
+			}
+			b = append(b, ']')
+		}
+	}
+	if r.Kind == RecAsk || r.Kind == RecAnswer {
+		b = m.jsonPlayer(b, "player", r.Player)
+	}
+	if r.Kind == RecAnswer {
+		b = jsonField(b, "choice", int64(r.Choice))
+	}
+	if r.Text != "" {
+		b = jsonString(b, "text", r.Text)
+	}
+	return append(b, '}')
+}
+
+func jsonField(b []byte, name string, v int64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, v, 10)
+}
+
+func jsonString(b []byte, name, v string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	js, _ := json.Marshal(v) // escapes like encoding/json everywhere else
+	return append(b, js...)
+}
+
+func (m *Match) jsonEntity(b []byte, name string, id EntityID) []byte {
+	b = jsonField(b, name, int64(id))
+	if id != System {
+		if n, ok := m.State.(Namer); ok {
+			if s := n.EntityName(id); s != "" {
+				b = jsonString(b, name+"Name", s)
+			}
+		}
+	}
+	return b
+}
+
+func (m *Match) jsonPlayer(b []byte, name string, p PlayerID) []byte {
+	if p == NoPlayer {
+		return b
+	}
+	b = jsonField(b, name, int64(p))
+	if int(p) < len(m.Players) {
+		b = jsonString(b, name+"Name", m.Players[p])
+	}
+	return b
+}

@@ -1,0 +1,699 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/tabulagames/tabula/engine/rng"
+)
+
+// Policy is how a game orders the reactions of a chain.
+type Policy uint8
+
+const (
+	// DepthFirst resolves a reaction's whole cascade before its next
+	// sibling runs, like a stack (the drone lane game, combat reactions).
+	DepthFirst Policy = iota
+	// PriorityAgenda keeps one queue of pending effects ordered by
+	// priority, tier, position and insertion order, and looks at it again
+	// after every effect (the party board game, rule books).
+	PriorityAgenda
+)
+
+// Guard is the key of a chain's loop guard.
+type Guard uint8
+
+const (
+	// NoGuard lets a trigger fire any number of times in a chain; only the
+	// step budget stops a runaway.
+	NoGuard Guard = iota
+	// PerTrigger lets each trigger instance fire once per chain (a board
+	// event fires once per settle).
+	PerTrigger
+	// PerPair lets each (reactor, source) pair fire once per chain; the
+	// source is System when no entity caused the event.
+	PerPair
+)
+
+// DefaultBudget is the step budget of a chain when Rules.Budget is 0.
+const DefaultBudget = 100_000
+
+// Rules is what a game gives the engine: its event types, its effects, how
+// reactions are ordered and how loops are guarded. Build it once; many
+// matches may then share it concurrently.
+type Rules struct {
+	Types   *Types
+	Effects *Effects
+	Policy  Policy
+	Guard   Guard
+	// Budget is the most steps (dispatches, firings and effects) one chain
+	// may take; beyond it the chain ends with a RunawayError.
+	Budget int
+}
+
+// Canonical is implemented by game states that encode themselves for the
+// state hash. States that do not are encoded with encoding/json, which is
+// canonical for structs and maps with sorted keys but slower.
+type Canonical interface {
+	AppendCanonical(b []byte) []byte
+}
+
+// Namer is implemented by game states that name their entities, so that
+// logs say "Odin" rather than "entity 2".
+type Namer interface {
+	EntityName(id EntityID) string
+}
+
+// Match is one game being played: the rules, the game's state, the trigger
+// instances, the random streams, the log and the agenda of a chain in
+// progress. A match is a deterministic state machine with no goroutines of
+// its own; it must not be used by two goroutines at once.
+type Match struct {
+	Rules *Rules
+	// State is the game's own state. Only effects change it.
+	State any
+	// Players are the seats' names, in seat order.
+	Players []string
+	// Index holds the match's trigger instances.
+	Index *Index
+	// RNG holds the match's named random streams.
+	RNG *rng.Streams
+	// Events are every event of the match, in emission order; an event's
+	// Parent and a record's Event index into it.
+	Events []Event
+
+	records []Record
+	chain   int32
+	actor   PlayerID
+	round   int64
+	steps   int
+	err     error
+
+	stack     []task // depth-first agenda
+	heap      []task // priority agenda
+	reactions []reaction
+	seq       int64
+	guard     guardSet
+
+	emitted []EventRef
+	then    []task
+
+	suspended    task
+	hasSuspended bool
+	asked        []Decision
+	answers      []Input
+	answered     []bool
+
+	cur     task // the task being run
+	running bool // an effect is running
+	ctx     Ctx
+	scratch []TriggerID
+}
+
+// NewMatch starts a match of the given rules on a game state, with a master
+// seed for its random streams and the names of its players.
+func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
+	// Buffers are sized for a typical chain, so that resolving one
+	// allocates little even in a fresh match.
+	return &Match{
+		Rules:   rules,
+		State:   state,
+		Players: players,
+		Index:   newIndex(),
+		RNG:     rng.New(seed),
+		actor:   NoPlayer,
+		Events:  make([]Event, 0, 32),
+		records: make([]Record, 0, 64),
+		stack:   make([]task, 0, 16),
+		emitted: make([]EventRef, 0, 8),
+		scratch: make([]TriggerID, 0, 16),
+		guard:   guardSet{small: make([]uint64, 0, guardSmall)},
+	}
+}
+
+// task is one item of the agenda.
+type task struct {
+	kind   uint8
+	effect int16 // index into the trigger's effects; -1 for call
+	event  EventRef
+	trig   TriggerID
+	depth  int32
+	react  int32 // reaction (priority agenda), -1 if none
+	call   EffectCall
+	// ordering key (priority agenda and sorting of siblings)
+	prio Priority
+	tier int32
+	pos  int64
+	seq  int64
+}
+
+const (
+	taskEffect uint8 = iota
+	taskFire
+	taskDispatch
+)
+
+// reaction is one trigger scheduled for one event on the priority agenda.
+type reaction struct {
+	trig    TriggerID
+	event   EventRef
+	depth   int32
+	state   uint8
+	pending int32 // effects not yet run
+}
+
+const (
+	reactionPending uint8 = iota
+	reactionFired
+	reactionSkipped
+)
+
+// Err returns the error that broke the match (a runaway chain, a failing
+// effect), or nil. A broken match refuses further commands; rebuild it by
+// replaying its accepted commands.
+func (m *Match) Err() error { return m.err }
+
+// Chain returns the number of the current (or last) chain.
+func (m *Match) Chain() int32 { return m.chain }
+
+// Actor returns the acting player of the current chain.
+func (m *Match) Actor() PlayerID { return m.actor }
+
+// Round returns the round counter advanced by NewRound.
+func (m *Match) Round() int64 { return m.round }
+
+// NewRound starts a new round: triggers with UsesPerRound may fire again.
+func (m *Match) NewRound() { m.round++ }
+
+// PlayerName returns a seat's name, or "player N".
+func (m *Match) PlayerName(p PlayerID) string {
+	if p >= 0 && int(p) < len(m.Players) {
+		return m.Players[p]
+	}
+	if p == NoPlayer {
+		return "nobody"
+	}
+	return "player " + strconv.Itoa(int(p))
+}
+
+// EntityName returns an entity's name if the state names its entities.
+func (m *Match) EntityName(id EntityID) string {
+	if id == System {
+		return "system"
+	}
+	if n, ok := m.State.(Namer); ok {
+		if s := n.EntityName(id); s != "" {
+			return s
+		}
+	}
+	return "entity " + strconv.Itoa(int(id))
+}
+
+// Run starts a chain: the acting player's command, expressed as an effect
+// call, runs and everything it causes is resolved until the agenda is empty
+// or a decision is needed. A RejectError means nothing changed; any other
+// error breaks the match (see Err).
+func (m *Match) Run(actor PlayerID, call EffectCall) error {
+	if m.err != nil {
+		return m.err
+	}
+	if m.running {
+		return errors.New("engine: Run called from inside an effect; use Ctx.Then")
+	}
+	if m.hasSuspended {
+		return &RejectError{Reason: "waiting for " + m.waitingNames()}
+	}
+	m.chain++
+	m.actor = actor
+	m.steps = 0
+	m.push(task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()})
+	return m.resolve()
+}
+
+func (m *Match) nextSeq() int64 {
+	m.seq++
+	return m.seq
+}
+
+// resolve works through the agenda until it is empty (the chain ends) or a
+// decision is pending.
+func (m *Match) resolve() error {
+	budget := m.Rules.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	for !m.hasSuspended {
+		var ok bool
+		m.cur, ok = m.pop()
+		t := &m.cur // the Ctx of an effect points at it, so it lives in the match
+		if !ok {
+			m.endChain()
+			return nil
+		}
+		m.steps++
+		if m.steps > budget {
+			return m.fail(m.runaway(budget))
+		}
+		var err error
+		switch t.kind {
+		case taskDispatch:
+			err = m.dispatch(t.event)
+		case taskFire:
+			m.fire(t)
+		case taskEffect:
+			if t.react >= 0 && !m.startReaction(t) {
+				continue
+			}
+			err = m.runEffect(t)
+		}
+		if err != nil {
+			return m.fail(err)
+		}
+	}
+	return nil
+}
+
+func (m *Match) endChain() {
+	m.guard.reset()
+	m.reactions = m.reactions[:0]
+	m.stack = m.stack[:0]
+	m.heap = m.heap[:0]
+}
+
+func (m *Match) fail(err error) error {
+	m.record(Record{Kind: RecError, Event: NoEvent, Trigger: NoTrigger, Text: err.Error()})
+	m.err = err
+	m.endChain()
+	m.hasSuspended = false
+	return err
+}
+
+func (m *Match) push(t task) {
+	if m.Rules.Policy == PriorityAgenda {
+		m.heapPush(t)
+	} else {
+		m.stack = append(m.stack, t)
+	}
+}
+
+func (m *Match) pop() (task, bool) {
+	if m.Rules.Policy == PriorityAgenda {
+		return m.heapPop()
+	}
+	n := len(m.stack)
+	if n == 0 {
+		return task{}, false
+	}
+	t := m.stack[n-1]
+	m.stack = m.stack[:n-1]
+	return t, true
+}
+
+// before reports whether a runs before b: higher priority, then lower tier,
+// then lower position, then earlier insertion.
+func before(a, b *task) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	if a.tier != b.tier {
+		return a.tier < b.tier
+	}
+	if a.pos != b.pos {
+		return a.pos < b.pos
+	}
+	return a.seq < b.seq
+}
+
+func (m *Match) heapPush(t task) {
+	h := append(m.heap, t)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !before(&h[i], &h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	m.heap = h
+}
+
+func (m *Match) heapPop() (task, bool) {
+	h := m.heap
+	n := len(h)
+	if n == 0 {
+		return task{}, false
+	}
+	top := h[0]
+	h[0] = h[n-1]
+	h = h[:n-1]
+	i := 0
+	for {
+		l, r, best := 2*i+1, 2*i+2, i
+		if l < len(h) && before(&h[l], &h[best]) {
+			best = l
+		}
+		if r < len(h) && before(&h[r], &h[best]) {
+			best = r
+		}
+		if best == i {
+			break
+		}
+		h[i], h[best] = h[best], h[i]
+		i = best
+	}
+	m.heap = h
+	return top, true
+}
+
+// tier orders reactions by whose they are: the event's subject itself
+// first, then the acting player's, then the other players' in seat order
+// from the acting player. Triggers of nobody (board spaces, rules) share the
+// acting player's tier.
+func (m *Match) tier(t *Instance, ev *Event) int32 {
+	if ev.Subject != System && ev.Subject == t.Reactor {
+		return 0
+	}
+	if t.Controller == NoPlayer || m.actor == NoPlayer {
+		return 1 + int32(max(t.Controller, 0))
+	}
+	seats := int32(max(len(m.Players), 1))
+	return 1 + (int32(t.Controller)-int32(m.actor)+seats)%seats
+}
+
+// dispatch finds the triggers an event sets off and schedules them: on the
+// stack (depth-first, so the first runs next) or on the priority agenda.
+func (m *Match) dispatch(ref EventRef) error {
+	ev := &m.Events[ref]
+	cands := m.Index.candidates(m.scratch[:0], ev)
+	m.scratch = cands
+	if len(cands) == 0 {
+		return nil
+	}
+	depth := ev.Depth + 1
+	var sorted []task
+	base := len(m.stack)
+	for _, id := range cands {
+		inst := &m.Index.inst[id]
+		if !inst.alive || !relates(inst, ev) {
+			continue
+		}
+		if m.Rules.Policy == PriorityAgenda && m.Rules.Guard == PerTrigger && inst.latched == m.chain {
+			continue // latched: already scheduled or fired in this chain
+		}
+		if inst.Def.Filter != nil && !inst.Def.Filter.Match(m.State, ev, inst) {
+			continue
+		}
+		if inst.Def.Condition != nil {
+			ok, err := inst.Def.Condition.Holds(m.State, ev, inst)
+			if err != nil {
+				return fmt.Errorf("trigger %s: condition: %w", inst.Def.Name, err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		inst.latched = m.chain
+		t := task{kind: taskFire, effect: -1, event: ref, trig: id, depth: depth, react: -1,
+			prio: inst.Def.Priority, tier: m.tier(inst, ev), pos: inst.Pos, seq: inst.Seq}
+		if m.Rules.Policy == PriorityAgenda {
+			m.scheduleReaction(t, inst)
+			continue
+		}
+		// Insertion sort into the tail of the stack, in reverse order so
+		// that the first reaction is on top.
+		m.stack = append(m.stack, t)
+		sorted = m.stack[base:]
+		for i := len(sorted) - 1; i > 0 && before(&sorted[i-1], &sorted[i]); i-- {
+			sorted[i-1], sorted[i] = sorted[i], sorted[i-1]
+		}
+	}
+	return nil
+}
+
+// scheduleReaction puts one item per effect of a matched trigger on the
+// priority agenda. The reaction fires when its first item comes up.
+func (m *Match) scheduleReaction(t task, inst *Instance) {
+	r := int32(len(m.reactions))
+	m.reactions = append(m.reactions, reaction{trig: t.trig, event: t.event, depth: t.depth, pending: int32(len(inst.Def.Effects))})
+	for i, call := range inst.Def.Effects {
+		it := t
+		it.kind = taskEffect
+		it.effect = int16(i)
+		it.react = r
+		if call.HasPriority {
+			it.prio = call.Priority
+		}
+		it.seq = m.nextSeq()
+		m.heapPush(it)
+	}
+}
+
+// startReaction is called for each item of a reaction on the priority
+// agenda; the first one fires the reaction. It reports whether the item
+// should run.
+func (m *Match) startReaction(t *task) bool {
+	r := &m.reactions[t.react]
+	switch r.state {
+	case reactionFired:
+		return true
+	case reactionSkipped:
+		return false
+	}
+	if m.admit(t) {
+		r.state = reactionFired
+		return true
+	}
+	r.state = reactionSkipped
+	return false
+}
+
+// fire runs the checks of a scheduled reaction (liveness, uses, loop guard)
+// and, if it passes, records the firing and schedules its effects.
+func (m *Match) fire(t *task) {
+	if !m.admit(t) {
+		return
+	}
+	inst := &m.Index.inst[t.trig]
+	effects := inst.Def.Effects
+	for i := len(effects) - 1; i >= 0; i-- {
+		m.stack = append(m.stack, task{kind: taskEffect, effect: int16(i), event: t.event, trig: t.trig, depth: t.depth, react: -1})
+	}
+}
+
+// admit decides whether a scheduled reaction fires, records the outcome,
+// and marks the guard, the uses and Once triggers.
+func (m *Match) admit(t *task) bool {
+	inst := &m.Index.inst[t.trig]
+	ev := &m.Events[t.event]
+	rec := Record{Event: t.event, Trigger: t.trig, Depth: t.depth, Reactor: inst.Reactor, Source: ev.Source}
+	if !inst.alive {
+		rec.Kind, rec.Text = RecSkipped, "removed"
+		m.record(rec)
+		return false
+	}
+	def := inst.Def
+	if def.UsesPerRound > 0 {
+		if inst.usedRound != m.round {
+			inst.usedRound, inst.uses = m.round, 0
+		}
+		if int(inst.uses) >= def.UsesPerRound {
+			rec.Kind, rec.Text = RecSkipped, "no uses left this round"
+			m.record(rec)
+			return false
+		}
+	}
+	var key uint64
+	switch m.Rules.Guard {
+	case PerTrigger:
+		key = uint64(t.trig)
+	case PerPair:
+		key = uint64(uint32(inst.Reactor))<<32 | uint64(uint32(ev.Source))
+	}
+	if m.Rules.Guard != NoGuard && !m.guard.add(key) {
+		rec.Kind = RecBlocked
+		m.record(rec)
+		return false
+	}
+	if def.UsesPerRound > 0 {
+		inst.uses++
+	}
+	rec.Kind = RecFired
+	m.record(rec)
+	if def.Once {
+		m.Index.Remove(t.trig)
+	}
+	return true
+}
+
+// runEffect runs one effect. Events it emits are dispatched and the
+// continuations it asked for are scheduled after it returns: on the stack,
+// continuations go below the events, so the events' cascades finish first.
+func (m *Match) runEffect(t *task) error {
+	call := &t.call
+	if t.effect >= 0 {
+		call = &m.Index.inst[t.trig].Def.Effects[t.effect]
+	}
+	fn := m.Rules.Effects.fns[call.ID]
+	m.emitted = m.emitted[:0]
+	m.then = m.then[:0]
+	c := &m.ctx
+	*c = Ctx{m: m, task: t}
+	err := m.call(fn, c, call)
+	c.m = nil // a Ctx must not be kept beyond the call
+	if errors.Is(err, errAsked) {
+		m.suspended = *t
+		m.hasSuspended = true
+		for _, d := range m.asked {
+			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: d.Kind + ": " + d.Prompt})
+		}
+		err = nil
+	} else if err != nil {
+		if t.trig != NoTrigger {
+			return fmt.Errorf("trigger %s: effect %s: %w", m.Index.inst[t.trig].Def.Name, call.Name, err)
+		}
+		return fmt.Errorf("effect %s: %w", call.Name, err)
+	} else if len(m.asked) > 0 {
+		// The effect ran with its answers: the pause is over.
+		m.asked, m.answers, m.answered = m.asked[:0], m.answers[:0], m.answered[:0]
+	}
+	if m.Rules.Policy == PriorityAgenda {
+		for _, ref := range m.emitted {
+			if err := m.dispatch(ref); err != nil {
+				return err
+			}
+		}
+		for i := range m.then {
+			m.then[i].seq = m.nextSeq()
+			m.heapPush(m.then[i])
+		}
+		return nil
+	}
+	for i := len(m.then) - 1; i >= 0; i-- {
+		m.stack = append(m.stack, m.then[i])
+	}
+	for i := len(m.emitted) - 1; i >= 0; i-- {
+		m.stack = append(m.stack, task{kind: taskDispatch, effect: -1, event: m.emitted[i], trig: NoTrigger, react: -1})
+	}
+	return nil
+}
+
+// call runs an effect function, turning a panic into an error: a bug in one
+// effect must not take down a server that hosts many matches.
+func (m *Match) call(fn effectFunc, c *Ctx, call *EffectCall) (err error) {
+	m.running = true
+	defer func() {
+		m.running = false
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return fn(c, call.Args)
+}
+
+// RunawayError ends a chain that took more steps than the budget allows.
+type RunawayError struct {
+	Chain  int32
+	Steps  int
+	Counts []TriggerCount // the triggers that fired most in the chain
+}
+
+// TriggerCount is how often one trigger fired in a runaway chain.
+type TriggerCount struct {
+	Trigger string
+	Fired   int
+}
+
+func (e *RunawayError) Error() string {
+	msg := fmt.Sprintf("runaway chain %d: more than %d steps without settling", e.Chain, e.Steps)
+	if len(e.Counts) == 0 {
+		return msg + " (no trigger fired; an effect keeps scheduling itself)"
+	}
+	msg += "; the loop is"
+	for i, c := range e.Counts {
+		if i > 0 {
+			msg += " →"
+		}
+		msg += fmt.Sprintf(" %s (%d×)", c.Trigger, c.Fired)
+	}
+	return msg + "; add a condition or a loop guard so that it ends"
+}
+
+// runaway builds the error naming the triggers that repeat in the chain,
+// most frequent first, from the chain's firing records.
+func (m *Match) runaway(budget int) error {
+	counts := map[TriggerID]int{}
+	var order []TriggerID
+	for i := len(m.records) - 1; i >= 0 && m.records[i].Chain == m.chain; i-- {
+		if r := m.records[i]; r.Kind == RecFired {
+			if counts[r.Trigger] == 0 {
+				order = append(order, r.Trigger)
+			}
+			counts[r.Trigger]++
+		}
+	}
+	e := &RunawayError{Chain: m.chain, Steps: budget}
+	// order is latest-first; keep the loop's order by reversing it.
+	for i := len(order) - 1; i >= 0; i-- {
+		id := order[i]
+		if counts[id] > 1 {
+			e.Counts = append(e.Counts, TriggerCount{Trigger: m.Index.inst[id].Def.Name, Fired: counts[id]})
+		}
+	}
+	if len(e.Counts) > 5 {
+		e.Counts = e.Counts[:5]
+	}
+	return e
+}
+
+// Hash returns the state hash: SHA-256 over a canonical encoding of the
+// game state, the random streams, the trigger instances, the agenda and the
+// pending decisions. Two matches with the same rules, seed and commands have
+// the same hash after every command.
+func (m *Match) Hash() string {
+	b := make([]byte, 0, 1024)
+	if c, ok := m.State.(Canonical); ok {
+		b = c.AppendCanonical(b)
+	} else {
+		js, err := json.Marshal(m.State)
+		if err != nil {
+			js = []byte(err.Error())
+		}
+		b = append(b, js...)
+	}
+	b = m.RNG.AppendState(b)
+	b = m.Index.appendState(b)
+	b = appendInts(b, int64(m.chain), m.round, int64(len(m.Events)), int64(len(m.records)), boolInt(m.hasSuspended))
+	for i := range m.stack {
+		b = appendTask(b, &m.stack[i])
+	}
+	for i := range m.heap {
+		b = appendTask(b, &m.heap[i])
+	}
+	if m.hasSuspended {
+		b = appendTask(b, &m.suspended)
+		for i, d := range m.asked {
+			b = appendInts(b, int64(d.Player), int64(len(d.Options)), boolInt(m.answered[i]), int64(m.answers[i].Choice))
+			b = append(b, d.Kind...)
+		}
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+func appendTask(b []byte, t *task) []byte {
+	return appendInts(b, int64(t.kind), int64(t.effect), int64(t.event), int64(t.trig), int64(t.depth),
+		int64(t.react), int64(t.call.ID), int64(t.prio), int64(t.tier), t.pos, t.seq)
+}
+
+func appendInts(b []byte, vs ...int64) []byte {
+	for _, v := range vs {
+		b = binary.AppendVarint(b, v)
+	}
+	return b
+}

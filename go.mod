@@ -1,0 +1,3 @@
+module github.com/tabulagames/tabula
+
+go 1.26
