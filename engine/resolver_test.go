@@ -129,7 +129,9 @@ type attackArgs struct{ Attacker, Target engine.EntityID }
 
 type targetIsReactor struct{}
 
-func (targetIsReactor) Match(_ any, ev *engine.Event, t *engine.Instance) bool { return ev.Target == t.Reactor }
+func (targetIsReactor) Match(_ any, ev *engine.Event, t *engine.Instance) bool {
+	return ev.Target == t.Reactor
+}
 
 func TestDeclarationCancelsAttack(t *testing.T) {
 	types := engine.NewTypes("ATTACK")
