@@ -1,0 +1,48 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+	"github.com/tabulagames/tabula/diag"
+)
+
+func init() { commands = append(commands, newValidate) }
+
+func newValidate() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "validate FILE...",
+		Short: "Check game files and report every error and warning at once",
+		Long: `Validate checks game files against their JSON Schema and the game's rules,
+and reports every problem at once, one per line:
+
+    FILE:LINE:COL: /json/pointer: message
+
+Exit status: 0 when every file is valid (warnings allowed), 1 when a file is
+invalid, 2 on a usage error.`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError("validate: give at least one game file\n%s", c.UsageString())
+			}
+			var all diag.List
+			for _, path := range args {
+				p, err := detect(path)
+				if err != nil {
+					all = append(all, diag.Diagnostic{File: path, Severity: diag.Error, Message: err.Error()})
+					continue
+				}
+				all = append(all, p.Validate(path)...)
+			}
+			if asJSON {
+				all.PrintJSON(c.OutOrStdout())
+			} else {
+				all.Print(c.OutOrStdout())
+			}
+			if all.HasErrors() {
+				return failed
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as a JSON array")
+	return c
+}

@@ -1,0 +1,179 @@
+// Package scenario holds what the scenario files of every game pack share:
+// finding them, reading them (YAML or JSON), telling which game they are
+// for, and reporting a run's result as a readable diff.
+//
+// A scenario file is a designer's test of a game file: inputs (players,
+// seed, scripted dice, choices, commands) and expectations (final state,
+// the ordered trace of trigger firings). Each pack defines its own fields;
+// every file names its pack in the top-level field "game".
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Suffixes are the file name endings of scenario files.
+var Suffixes = []string{".scenario.yaml", ".scenario.yml", ".scenario.json"}
+
+// IsScenario reports whether a file name is a scenario file's.
+func IsScenario(name string) bool {
+	for _, s := range Suffixes {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Find expands the paths given on a command line: files are taken as they
+// are, folders are searched recursively for scenario files. The result is
+// sorted within each folder so runs are reproducible.
+func Find(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && IsScenario(d.Name()) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(found)
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no scenario files (*%s) in this folder", p, strings.Join(Suffixes, ", *"))
+		}
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// Game returns the value of a scenario file's "game" field.
+func Game(data []byte) (string, error) {
+	var head struct {
+		Game string `yaml:"game"`
+	}
+	if err := yaml.Unmarshal(data, &head); err != nil {
+		return "", err
+	}
+	return head.Game, nil
+}
+
+// Decode reads a scenario file (YAML, or JSON, which is YAML too) into v.
+// Unknown fields are errors, so that a misspelt expectation is not silently
+// ignored.
+func Decode(data []byte, v any) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Result is the outcome of running one scenario.
+type Result struct {
+	File     string
+	Name     string
+	Failures []string
+}
+
+// Failf records a failed expectation.
+func (r *Result) Failf(format string, args ...any) {
+	r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+}
+
+// Passed reports whether every expectation held.
+func (r *Result) Passed() bool { return len(r.Failures) == 0 }
+
+// String renders the result: "PASS name (file)" or "FAIL name (file)" with
+// one indented line per failure.
+func (r *Result) String() string {
+	var b strings.Builder
+	status := "PASS"
+	if !r.Passed() {
+		status = "FAIL"
+	}
+	fmt.Fprintf(&b, "%s %s (%s)\n", status, r.Name, r.File)
+	for _, f := range r.Failures {
+		for _, line := range strings.Split(strings.TrimRight(f, "\n"), "\n") {
+			fmt.Fprintf(&b, "    %s\n", line)
+		}
+	}
+	return b.String()
+}
+
+// Expect compares a value with its expectation and records a failure
+// "what: got X, want Y" if they differ.
+func (r *Result) Expect(what string, got, want any) {
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		r.Failf("%s: got %v, want %v", what, got, want)
+	}
+}
+
+// ExpectLines compares two lists of lines (such as trigger traces) and
+// records a failure with a line diff if they differ.
+func (r *Result) ExpectLines(what string, got, want []string) {
+	if slices.Equal(got, want) {
+		return
+	}
+	r.Failf("%s differs (- want, + got):\n%s", what, Diff(want, got))
+}
+
+// Diff returns a line diff of two lists: unchanged lines indented by two
+// spaces, lines only in a prefixed "- ", lines only in b prefixed "+ ".
+func Diff(a, b []string) string {
+	// Longest common subsequence, fine for traces of a few hundred lines.
+	n, m := len(a), len(b)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out strings.Builder
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && a[i] == b[j]:
+			fmt.Fprintf(&out, "  %s\n", a[i])
+			i++
+			j++
+		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+			fmt.Fprintf(&out, "+ %s\n", b[j])
+			j++
+		default:
+			fmt.Fprintf(&out, "- %s\n", a[i])
+			i++
+		}
+	}
+	return out.String()
+}
