@@ -31,11 +31,11 @@ func TestHistoricalConditions(t *testing.T) {
 
 func TestRejected(t *testing.T) {
 	for src, want := range map[string]string{
-		"player.drinks < 5":            "undefined field 'drinks'",
-		"updateStat('drinks', 1)":      "undeclared reference to 'updateStat'",
-		"x = 1":                        "Syntax error",
-		"player.turnsTaken + 1":       "must be true or false",
-		"":                             "empty CODE condition",
+		"player.drinks < 5":       "undefined field 'drinks'",
+		"updateStat('drinks', 1)": "undeclared reference to 'updateStat'",
+		"x = 1":                   "Syntax error",
+		"player.turnsTaken + 1":   "must be true or false",
+		"":                        "empty CODE condition",
 	} {
 		c, probs := Compile(src)
 		if c != nil {
