@@ -47,7 +47,7 @@ func (x *Index) Add(def *Trigger, reactor EntityID, controller PlayerID, loc Loc
 	id := TriggerID(len(x.inst))
 	x.inst = append(x.inst, Instance{
 		Def: def, ID: id, Reactor: reactor, Controller: controller,
-		Location: loc, Pos: pos, Seq: int64(id), alive: true, latched: -1, next: NoTrigger,
+		Location: loc, Pos: pos, Seq: int64(id), alive: true, latched: -1, fired: -1, next: NoTrigger,
 	})
 	x.file(id)
 	if reactor != System {

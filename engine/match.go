@@ -109,10 +109,11 @@ type Match struct {
 	answers      []Input
 	answered     []bool
 
-	cur     task // the task being run
-	running bool // an effect is running
-	ctx     Ctx
-	scratch []TriggerID
+	rollback rollback
+	cur      task // the task being run
+	running  bool // an effect is running
+	ctx      Ctx
+	scratch  []TriggerID
 }
 
 // NewMatch starts a match of the given rules on a game state, with a master
@@ -173,6 +174,30 @@ const (
 	reactionSkipped
 )
 
+// TriggerStatus returns where a trigger instance stands in the current
+// chain. Between chains every live instance is Ready.
+func (m *Match) TriggerStatus(id TriggerID) Status {
+	t := m.Index.Get(id)
+	switch {
+	case t == nil || !t.alive:
+		return Removed
+	case m.hasSuspended && m.suspended.trig == id:
+		return Running
+	case !m.inChain():
+		return Ready
+	case t.fired == m.chain:
+		return Done
+	case t.latched == m.chain:
+		return Scheduled
+	}
+	return Ready
+}
+
+// inChain reports whether a chain is in progress (running or paused).
+func (m *Match) inChain() bool {
+	return m.running || m.hasSuspended || len(m.stack) > 0 || len(m.heap) > 0
+}
+
 // Err returns the error that broke the match (a runaway chain, a failing
 // effect), or nil. A broken match refuses further commands; rebuild it by
 // replaying its accepted commands.
@@ -231,8 +256,26 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 	m.chain++
 	m.actor = actor
 	m.steps = 0
+	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq}
 	m.push(task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()})
 	return m.resolve()
+}
+
+// rollback is what Run restores when the command's own effect rejects it.
+type rollback struct {
+	events, records int
+	seq             int64
+}
+
+// reject undoes the start of a chain whose command was rejected, so that a
+// rejected command leaves no trace: effects reject before changing anything.
+func (m *Match) reject(err error) error {
+	m.endChain()
+	m.chain--
+	m.Events = m.Events[:m.rollback.events]
+	m.records = m.records[:m.rollback.records]
+	m.seq = m.rollback.seq
+	return err
 }
 
 func (m *Match) nextSeq() int64 {
@@ -272,6 +315,9 @@ func (m *Match) resolve() error {
 			err = m.runEffect(t)
 		}
 		if err != nil {
+			if m.steps == 1 && IsRejected(err) {
+				return m.reject(err)
+			}
 			return m.fail(err)
 		}
 	}
@@ -524,6 +570,7 @@ func (m *Match) admit(t *task) bool {
 		inst.uses++
 	}
 	rec.Kind = RecFired
+	inst.fired = m.chain
 	m.record(rec)
 	if def.Once {
 		m.Index.Remove(t.trig)
@@ -554,6 +601,9 @@ func (m *Match) runEffect(t *task) error {
 		}
 		err = nil
 	} else if err != nil {
+		if IsRejected(err) {
+			return err
+		}
 		if t.trig != NoTrigger {
 			return fmt.Errorf("trigger %s: effect %s: %w", m.Index.inst[t.trig].Def.Name, call.Name, err)
 		}

@@ -175,6 +175,18 @@ func TestDeclarationCancelsAttack(t *testing.T) {
 				t.Fatal(err)
 			}
 			orc, cleric := a.F[0], a.F[1]
+			// A second attack is rejected (no action left, or the same
+			// sanctuary) and, when rejected, leaves no trace.
+			if !protected {
+				before, chain, records := m.Hash(), m.Chain(), len(m.Records())
+				err := m.Run(0, effects.MustCall("ATTACK", attackArgs{1, 2}))
+				if !engine.IsRejected(err) || err.Error() != "rejected: no action left" {
+					t.Fatalf("second attack: %v, want a rejection", err)
+				}
+				if m.Hash() != before || m.Chain() != chain || len(m.Records()) != records || m.Err() != nil {
+					t.Error("a rejected command changed the match")
+				}
+			}
 			if protected {
 				if cleric.HP != 10 || !orc.HasAction {
 					t.Errorf("cancelled attack changed something: cleric HP %d, orc has action %v", cleric.HP, orc.HasAction)

@@ -118,9 +118,39 @@ type Instance struct {
 	alive     bool
 	usedRound int64
 	uses      int32
-	latched   int32     // chain in which the instance was last scheduled (priority agenda)
+	latched   int32     // chain in which the instance was last scheduled
+	fired     int32     // chain in which the instance last fired
 	next      TriggerID // next instance of the same reactor
 }
 
 // Alive reports whether the instance is still in the match.
 func (t *Instance) Alive() bool { return t.alive }
+
+// Status is where a trigger instance stands in the current chain.
+type Status uint8
+
+// The statuses of a trigger instance. They are the event states of the
+// party board game: READY, TRIGGERED, PROCESSING_ACTION, COMPLETED_ACTION
+// and INACTIVE.
+const (
+	// Ready: it has not been set off in the current chain.
+	Ready Status = iota
+	// Scheduled: it matched an event and waits for its turn.
+	Scheduled
+	// Running: its effect is paused for a decision.
+	Running
+	// Done: it fired in the current chain.
+	Done
+	// Removed: it is no longer in the match.
+	Removed
+)
+
+var statusNames = [...]string{"READY", "TRIGGERED", "PROCESSING_ACTION", "COMPLETED_ACTION", "INACTIVE"}
+
+// String returns the board game's name of the status.
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "?"
+}

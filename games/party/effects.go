@@ -1,0 +1,535 @@
+package party
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tabulagames/tabula/engine"
+)
+
+// effects are every state change of the party game: the turn's own steps
+// (start, roll, step, end) and the actions board events run.
+var effects = engine.NewEffects()
+
+// The turn's effects, run by the match itself between commands.
+var (
+	callStartGame = engine.Register(effects, "START_GAME", startGame)
+	callBeginTurn = engine.Register(effects, "BEGIN_TURN", beginTurn)
+	callRoll      = engine.Register(effects, "ROLL", roll)
+	callStep      = engine.Register(effects, "STEP", step)
+	callEndTurn   = engine.Register(effects, "END_TURN", endTurn)
+)
+
+func init() {
+	engine.Register(effects, PromptAllPlayers, promptAll)
+	engine.Register(effects, PromptCurrentPlayer, promptCurrent)
+	engine.Register(effects, SetPlayerState, setPlayerState)
+	engine.Register(effects, DisplacePlayer, displacePlayer)
+	engine.Register(effects, ApplyEffect, applyEffect)
+	engine.Register(effects, SetPlayerSpace, setPlayerSpace)
+	engine.Register(effects, ForceStop, forceStop)
+	engine.Register(effects, SwapPlaces, swapPlaces)
+	engine.Register(effects, SetStat, setStat)
+	engine.Register(effects, ChangeStat, changeStat)
+}
+
+// playerEvent returns an event about the current player at their space.
+func (s *State) playerEvent(t engine.EventType) engine.Event {
+	ev := engine.NewEvent(t)
+	ev.Subject = playerID(s.Current)
+	ev.Player = engine.PlayerID(s.Current)
+	ev.Location = engine.LocationID(s.player().Space)
+	return ev
+}
+
+// emitAt emits an event about the current player at a given space.
+func (s *State) emitAt(c *engine.Ctx, t engine.EventType, space int) {
+	ev := s.playerEvent(t)
+	ev.Location = engine.LocationID(space)
+	c.Emit(ev)
+}
+
+// arrive emits what arriving on a space means: ON_ENTER, and ON_LAND if the
+// move ends there.
+func (s *State) arrive(c *engine.Ctx, space int) {
+	s.emitAt(c, evEnter, space)
+	if s.RemainingMoves == 0 {
+		s.emitAt(c, evLand, space)
+	}
+}
+
+// --- the turn ---
+
+// startGame places every player on their starting space (spec §11).
+func startGame(c *engine.Ctx, s *State, _ struct{}) error {
+	r := s.board.Rules.Start
+	cands := startCandidates(s.def)
+	n := len(s.Players)
+	for i := range s.Players {
+		var idx int
+		switch r.Mode {
+		case "spread":
+			if r.Distribution == "sequential" {
+				per := (n + len(cands) - 1) / len(cands)
+				idx = min(i/per, len(cands)-1)
+			} else {
+				idx = i % len(cands)
+			}
+		case "random":
+			idx = c.Rand("start").IntN(len(cands))
+		}
+		p := &s.Players[i]
+		p.Space = cands[idx]
+		p.State = Playing
+	}
+	s.Phase = phaseFirst
+	ev := engine.NewEvent(evGameStart)
+	ev.Amount = n
+	c.Emit(ev)
+	return nil
+}
+
+// startCandidates lists the possible starting spaces: those the rules
+// name, else those typed "start", else the first space.
+func startCandidates(d *Definition) []int {
+	var out []int
+	for _, id := range d.Board.Rules.Start.SpaceIDs {
+		if i, ok := d.byID[id]; ok {
+			out = append(out, i)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for i, sp := range d.Board.Spaces {
+		if sp.Type == "start" {
+			out = append(out, i)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	return []int{0}
+}
+
+// skipped are the states whose turns are skipped.
+var skipped = []string{CompletedGame, SkippingTurn, Spectating, Disconnected, Eliminated}
+
+// beginTurn picks the current player (the fewest turns taken, ties in seat
+// order, or the same player for a repeated turn), runs their effects, and
+// skips the turn if their state says so.
+func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
+	if s.Phase != phaseAgain {
+		s.Current = 0
+		for i, p := range s.Players {
+			if p.TurnsTaken < s.Players[s.Current].TurnsTaken {
+				s.Current = i
+			}
+		}
+	}
+	s.Turn++
+	s.RemainingMoves = 0
+	p := s.player()
+	// The effect pass: skip-turn and change-direction effects count the
+	// player's turns here, before the skip decision.
+	kept := p.Effects[:0]
+	for _, e := range p.Effects {
+		switch e.Kind {
+		case SkipTurns:
+			if e.Left > 0 {
+				p.State = SkippingTurn
+				e.Left--
+			} else {
+				if p.State == SkippingTurn {
+					p.State = Playing
+				}
+				continue
+			}
+		case ChangeDirection:
+			if e.Left > 0 {
+				p.Reversed = true
+				e.Left--
+			} else {
+				p.Reversed = false
+				continue
+			}
+		}
+		kept = append(kept, e)
+	}
+	p.Effects = kept
+	ev := s.playerEvent(evTurnStart)
+	ev.Amount = s.Turn
+	c.Emit(ev)
+	if slices.Contains(skipped, p.State) {
+		c.Emit(s.playerEvent(evTurnSkip))
+		s.Phase = PhaseEnd
+		s.SkipRun++
+		return nil
+	}
+	s.SkipRun = 0
+	s.Phase = PhaseRoll
+	return nil
+}
+
+// nobodyCanPlay reports whether every turn from now on would be skipped:
+// every player is in a skipped state and no skip effect will bring anyone
+// back. Such a game would otherwise turn forever.
+func (s *State) nobodyCanPlay() bool {
+	if s.SkipRun < len(s.Players) {
+		return false
+	}
+	for _, p := range s.Players {
+		if !slices.Contains(skipped, p.State) {
+			return false
+		}
+		for _, e := range p.Effects {
+			if e.Kind == SkipTurns {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+type rollArgs struct {
+	// Value is a scripted result; 0 rolls the board's dice.
+	Value int
+}
+
+func roll(c *engine.Ctx, s *State, a rollArgs) error {
+	dice := s.board.Rules.Dice
+	if s.Phase != PhaseRoll {
+		return engine.Rejectf("%s cannot roll now", s.player().Name)
+	}
+	s.LastRoll = s.LastRoll[:0]
+	total := a.Value
+	if total != 0 {
+		if total < dice.Count || total > dice.Count*dice.Sides {
+			return engine.Rejectf("a roll of %d is impossible with %dd%d", total, dice.Count, dice.Sides)
+		}
+		s.LastRoll = append(s.LastRoll, total)
+	} else {
+		stream := c.Rand("dice")
+		for range dice.Count {
+			v := stream.Between(1, dice.Sides)
+			s.LastRoll = append(s.LastRoll, v)
+			total += v
+		}
+	}
+	s.RemainingMoves = total
+	s.Phase = PhaseMove
+	ev := s.playerEvent(evRolled)
+	ev.Amount = total
+	c.Emit(ev)
+	return nil
+}
+
+// step walks the current player one space: along the arrows, or against
+// them while reversed. At a fork the player chooses; at a dead end the move
+// ends where they stand.
+func step(c *engine.Ctx, s *State, _ struct{}) error {
+	p := s.player()
+	ways := s.def.next[p.Space]
+	if p.Reversed {
+		ways = s.def.prev[p.Space]
+	}
+	var to int
+	switch len(ways) {
+	case 0:
+		s.RemainingMoves = 0
+		c.Emit(s.playerEvent(evBlocked))
+		s.emitAt(c, evLand, p.Space)
+		return nil
+	case 1:
+		to = ways[0]
+	default:
+		answers := c.Answers()
+		if answers == nil {
+			names := make([]string, len(ways))
+			for i, w := range ways {
+				names[i] = spaceLabel(&s.board.Spaces[w])
+			}
+			return c.Ask(engine.Decision{Player: engine.PlayerID(s.Current), Kind: KindChoosePath,
+				Prompt: "Which way?", Options: names})
+		}
+		to = ways[answers[0].Choice]
+	}
+	from := p.Space
+	s.movePlayer(p, to)
+	s.emitAt(c, evExit, from)
+	s.arrive(c, to)
+	return nil
+}
+
+// The kinds of decisions a party match asks for.
+const (
+	KindChoosePath = "choose-path"
+	KindAck        = "ack"
+)
+
+func spaceLabel(sp *Space) string {
+	if sp.Name != "" && sp.Name != sp.ID {
+		return sp.Name + " (" + sp.ID + ")"
+	}
+	return sp.ID
+}
+
+// movePlayer moves a player to a space as a move of their walk: it costs a
+// move (if any remain) and is recorded in the movement history (spec §5.2).
+func (s *State) movePlayer(p *Player, to int) {
+	round := s.Round()
+	if len(p.History) == 0 {
+		p.History = append(p.History, Move{Space: p.Space, RemainingMoves: s.RemainingMoves, Round: round})
+	}
+	p.Space = to
+	s.RemainingMoves = max(0, s.RemainingMoves-1)
+	p.History = append(p.History, Move{Space: to, RemainingMoves: s.RemainingMoves, Round: round})
+}
+
+// endTurn ends the current turn: the game may end; a repeat effect gives
+// the same player another turn; otherwise the next player's turn comes.
+func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
+	p := s.player()
+	s.RemainingMoves = 0
+	c.Emit(s.playerEvent(evTurnEnd))
+	if s.def.win[p.Space] && p.State != CompletedGame {
+		return s.gameOver(c, "reached "+spaceLabel(s.SpaceOf(s.Current)), []int{s.Current})
+	}
+	if s.allFinished() {
+		return s.gameOver(c, "every player finished", s.Finished[:1])
+	}
+	if s.nobodyCanPlay() {
+		return s.gameOver(c, "nobody can play any more", s.Finished[:min(1, len(s.Finished))])
+	}
+	for i := range p.Effects {
+		e := &p.Effects[i]
+		if (e.Kind == RepeatTurns || e.Kind == DoubleTurn) && e.Left > 0 && p.State != CompletedGame {
+			e.Left--
+			if e.Left == 0 {
+				p.Effects = slices.Delete(p.Effects, i, i+1)
+			}
+			s.Phase = phaseAgain
+			return nil
+		}
+	}
+	p.TurnsTaken++
+	if mt := s.board.Rules.MaxTurns; mt > 0 && s.Round() > mt {
+		return s.gameOver(c, fmt.Sprintf("the turn limit (%d) was reached", mt), s.Finished[:min(1, len(s.Finished))])
+	}
+	if s.MaxRounds > 0 && s.Round() > s.MaxRounds {
+		return s.gameOver(c, fmt.Sprintf("stopped at the round cap (%d)", s.MaxRounds), nil)
+	}
+	s.Phase = PhaseStart
+	return nil
+}
+
+func (s *State) allFinished() bool {
+	for _, p := range s.Players {
+		if p.State != CompletedGame {
+			return false
+		}
+	}
+	return len(s.Players) > 0
+}
+
+func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
+	s.Over = true
+	s.Phase = PhaseOver
+	s.EndReason = reason
+	s.Winners = slices.Clone(winners)
+	ev := engine.NewEvent(evGameOver)
+	ev.Amount = len(winners)
+	ev.Data = reason
+	c.Emit(ev)
+	return nil
+}
+
+// --- the actions of board events ---
+
+func promptAll(c *engine.Ctx, s *State, a PromptArgs) error {
+	everybody := make([]int, len(s.Players))
+	for i := range everybody {
+		everybody[i] = i
+	}
+	return s.prompt(c, a, everybody)
+}
+
+func promptCurrent(c *engine.Ctx, s *State, a PromptArgs) error {
+	return s.prompt(c, a, []int{s.Current})
+}
+
+// Prompt is a message waiting to be acknowledged.
+type Prompt struct {
+	Text     string
+	Segments []Segment
+	// To are the seats that must acknowledge it.
+	To []int
+	// Space is the space whose event shows it.
+	Space int
+}
+
+// prompt shows a message to players and waits until each has acknowledged
+// it. The message is expanded (placeholders drawn) when it is first shown;
+// the run after the answers only clears it.
+func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
+	if c.Answers() != nil {
+		s.Prompt = nil
+		return nil
+	}
+	segs := ExpandMessage(a.Message, s.player().Name, c.Rand("placeholders"))
+	text := PlainText(segs)
+	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: s.player().Space}
+	var ds []engine.Decision
+	for _, seat := range to {
+		s.Players[seat].Prompts++
+		ds = append(ds, engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text})
+	}
+	ev := s.playerEvent(evPrompted)
+	ev.Amount = len(to)
+	ev.Data = text
+	c.Emit(ev)
+	return c.Ask(ds...)
+}
+
+func setPlayerState(c *engine.Ctx, s *State, a StateArgs) error {
+	p := s.player()
+	if p.State == a.State {
+		return nil
+	}
+	p.State = a.State
+	if a.State == CompletedGame && !slices.Contains(s.Finished, s.Current) {
+		s.Finished = append(s.Finished, s.Current)
+	}
+	ev := s.playerEvent(evState)
+	ev.Data = a.State
+	c.Emit(ev)
+	return nil
+}
+
+// displacePlayer moves the current player: forward by giving them more
+// steps to walk, back along their movement history (spec §5.5).
+func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
+	p := s.player()
+	ev := s.playerEvent(evDisplaced)
+	ev.Amount = a.Steps
+	switch {
+	case a.Steps > 0:
+		s.RemainingMoves += a.Steps
+		if s.Phase != PhaseMove {
+			s.Phase = PhaseMove
+		}
+		c.Emit(ev)
+	case a.Steps < 0:
+		live := make([]int, 0, len(p.History))
+		for i, mv := range p.History {
+			if !mv.Backtracked {
+				live = append(live, i)
+			}
+		}
+		if len(live) == 0 {
+			c.Note("%s has not moved yet, so cannot move back", p.Name)
+			return nil
+		}
+		t := max(0, len(live)+a.Steps-1)
+		for _, i := range live[t+1:] {
+			p.History[i].Backtracked = true
+		}
+		p.Space = p.History[live[t]].Space
+		c.Emit(ev)
+		s.arrive(c, p.Space)
+	}
+	return nil
+}
+
+func applyEffect(c *engine.Ctx, s *State, a EffectArgs) error {
+	p := s.player()
+	p.Effects = append(p.Effects, ActiveEffect{Kind: a.Effect.Kind, ID: a.Effect.ID, Left: a.Effect.Turns})
+	ev := s.playerEvent(evEffect)
+	ev.Amount = a.Effect.Turns
+	ev.Data = a.Effect.Kind
+	c.Emit(ev)
+	return nil
+}
+
+// setPlayerSpace teleports the current player; like a step, it costs a
+// move and is recorded in the history, and the destination's events fire.
+func setPlayerSpace(c *engine.Ctx, s *State, a TeleportArgs) error {
+	to, ok := s.def.byID[a.SpaceID]
+	if !ok {
+		return fmt.Errorf("no space %q", a.SpaceID)
+	}
+	s.movePlayer(s.player(), to)
+	s.emitAt(c, evTeleported, to)
+	s.arrive(c, to)
+	return nil
+}
+
+func forceStop(c *engine.Ctx, s *State, _ ForceStopArgs) error {
+	c.Emit(s.playerEvent(evStopped))
+	if s.RemainingMoves > 0 {
+		s.RemainingMoves = 0
+		s.emitAt(c, evLand, s.player().Space)
+	}
+	return nil
+}
+
+// swapPlaces swaps the current player's space with another player's: the
+// one named, or a random other player.
+func swapPlaces(c *engine.Ctx, s *State, a SwapArgs) error {
+	other := -1
+	if a.Target != "" {
+		for i, p := range s.Players {
+			if p.Name == a.Target || strconv.Itoa(i) == a.Target {
+				other = i
+			}
+		}
+	} else if len(s.Players) > 1 {
+		other = c.Rand("swap").IntN(len(s.Players) - 1)
+		if other >= s.Current {
+			other++
+		}
+	}
+	if other < 0 || other == s.Current {
+		c.Note("nobody to swap places with")
+		return nil
+	}
+	p, q := s.player(), &s.Players[other]
+	p.Space, q.Space = q.Space, p.Space
+	ev := s.playerEvent(evSwapped)
+	ev.Target = playerID(other)
+	c.Emit(ev)
+	s.arrive(c, p.Space)
+	return nil
+}
+
+func setStat(c *engine.Ctx, s *State, a SetStatArgs) error {
+	return s.changeStat(c, a.Stat, a.Mode, func(float64) float64 { return a.Value })
+}
+
+func changeStat(c *engine.Ctx, s *State, a ChangeStatArgs) error {
+	return s.changeStat(c, a.Stat, a.Mode, func(v float64) float64 { return v + a.Delta })
+}
+
+func (s *State) changeStat(c *engine.Ctx, name, mode string, f func(float64) float64) error {
+	p := s.player()
+	if p.Stats == nil {
+		p.Stats = map[string]Stat{}
+	}
+	st := p.Stats[name]
+	switch strings.ToLower(mode) {
+	case "true":
+		st.Value = f(st.Value)
+	case "display":
+		st.Display = f(st.Display)
+	default:
+		st.Value, st.Display = f(st.Value), f(st.Display)
+	}
+	p.Stats[name] = st
+	ev := s.playerEvent(evStat)
+	ev.Data = name
+	ev.Amount = int(st.Value)
+	c.Emit(ev)
+	return nil
+}

@@ -1,0 +1,223 @@
+package party
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/games/party/code"
+)
+
+// The event types of the party game. ON_ENTER, ON_LAND and ON_EXIT are what
+// board events listen to; the others say what the turn and the actions did,
+// for the log and the page, and CODE conditions are checked after each.
+var (
+	types        = engine.NewTypes()
+	evEnter      = types.Intern(OnEnter)
+	evLand       = types.Intern(OnLand)
+	evExit       = types.Intern(OnExit)
+	evGameStart  = types.Intern("GAME_STARTED")
+	evTurnStart  = types.Intern("TURN_STARTED")
+	evTurnSkip   = types.Intern("TURN_SKIPPED")
+	evRolled     = types.Intern("ROLLED")
+	evBlocked    = types.Intern("MOVE_BLOCKED")
+	evPrompted   = types.Intern("PROMPTED")
+	evState      = types.Intern("STATE_CHANGED")
+	evDisplaced  = types.Intern("DISPLACED")
+	evTeleported = types.Intern("TELEPORTED")
+	evEffect     = types.Intern("EFFECT_APPLIED")
+	evStopped    = types.Intern("STOPPED")
+	evSwapped    = types.Intern("SWAPPED")
+	evStat       = types.Intern("STAT_CHANGED")
+	evTurnEnd    = types.Intern("TURN_ENDED")
+	evGameOver   = types.Intern("GAME_ENDED")
+)
+
+// allTypes are the types a CODE trigger listens to: its condition is
+// checked after the roll, every step and every action.
+var allTypes = func() []engine.EventType {
+	out := make([]engine.EventType, types.Len())
+	for i := range out {
+		out[i] = engine.EventType(i)
+	}
+	return out
+}()
+
+// Rules are the engine rules of every party match: board events run on a
+// priority agenda (highest priority first, ties in board order) and each
+// fires at most once per step.
+var Rules = &engine.Rules{
+	Types:   types,
+	Effects: effects,
+	Policy:  engine.PriorityAgenda,
+	Guard:   engine.PerTrigger,
+}
+
+// Definition is a board ready to play: its events turned into triggers,
+// its graph indexed. It is built once per board and shared by its matches.
+type Definition struct {
+	Board *Board
+	// next and prev are each space's successors (in listed order, without
+	// duplicates) and predecessors (in board order).
+	next, prev [][]int
+	byID       map[string]int
+	triggers   []placed
+	// win is the set of spaces that win the game on reaching them.
+	win map[int]bool
+}
+
+type placed struct {
+	def   *engine.Trigger
+	space int
+}
+
+// eventRef says which board event a trigger stands for.
+type eventRef struct {
+	Space, Event int
+}
+
+// Compile prepares a loaded board for play. It fails only on boards that
+// bypassed validation (a dangling connection, a CODE condition that does
+// not compile).
+func Compile(b *Board) (*Definition, error) {
+	d := &Definition{Board: b, byID: make(map[string]int, len(b.Spaces)), win: map[int]bool{}}
+	if len(b.Spaces) == 0 {
+		return nil, fmt.Errorf("%s: the board has no spaces", b.File)
+	}
+	if len(b.Spaces) >= playerEntity+spaceEntity*1000 {
+		return nil, fmt.Errorf("%s: too many spaces", b.File)
+	}
+	for i, sp := range b.Spaces {
+		if _, dup := d.byID[sp.ID]; dup {
+			return nil, fmt.Errorf("%s: duplicate space id %q", b.File, sp.ID)
+		}
+		d.byID[sp.ID] = i
+	}
+	d.next = make([][]int, len(b.Spaces))
+	d.prev = make([][]int, len(b.Spaces))
+	for i, sp := range b.Spaces {
+		for _, c := range sp.Connections {
+			j, ok := d.byID[c.Target]
+			if !ok {
+				return nil, fmt.Errorf("%s: space %q connects to unknown space %q", b.File, sp.ID, c.Target)
+			}
+			if !slices.Contains(d.next[i], j) {
+				d.next[i] = append(d.next[i], j)
+			}
+		}
+	}
+	for i := range b.Spaces {
+		for _, j := range d.next[i] {
+			if !slices.Contains(d.prev[j], i) {
+				d.prev[j] = append(d.prev[j], i)
+			}
+		}
+	}
+	for j := range d.prev {
+		slices.Sort(d.prev[j])
+	}
+	for _, w := range b.Rules.Win {
+		for _, id := range w.SpaceIDs {
+			i, ok := d.byID[id]
+			if !ok {
+				return nil, fmt.Errorf("%s: win condition names unknown space %q", b.File, id)
+			}
+			d.win[i] = true
+		}
+	}
+	for i, sp := range b.Spaces {
+		for j, ev := range sp.Events {
+			if ev.Inactive {
+				continue
+			}
+			t, err := d.trigger(i, j, &ev)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", b.File, ev.Pointer, err)
+			}
+			d.triggers = append(d.triggers, placed{def: t, space: i})
+		}
+	}
+	return d, nil
+}
+
+// trigger turns one board event into an engine trigger.
+func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, error) {
+	call, err := effects.Call(ev.Action.Type, ev.Action.Args)
+	if err != nil {
+		return nil, err
+	}
+	if tp, ok := ev.Action.Args.(TeleportArgs); ok {
+		if _, known := d.byID[tp.SpaceID]; !known {
+			return nil, fmt.Errorf("SET_PLAYER_SPACE to unknown space %q", tp.SpaceID)
+		}
+	}
+	t := &engine.Trigger{
+		Name:     fmt.Sprintf("%s on %s", ev.Trigger, d.Board.Spaces[space].ID),
+		Scope:    engine.Here,
+		Priority: cmp.Or(ev.Priority, engine.Mid),
+		Effects:  []engine.EffectCall{call},
+		Data:     eventRef{Space: space, Event: index},
+	}
+	switch ev.Trigger {
+	case OnEnter:
+		t.On = []engine.EventType{evEnter}
+	case OnLand:
+		t.On = []engine.EventType{evLand}
+	case OnExit:
+		t.On = []engine.EventType{evExit}
+	case Code:
+		cond, problems := code.Compile(ev.Code)
+		if cond == nil {
+			msg := "CODE condition does not compile"
+			for _, p := range problems {
+				if !p.Warning {
+					msg += ": " + p.Message
+					break
+				}
+			}
+			return nil, fmt.Errorf("%s", msg)
+		}
+		t.On = allTypes
+		t.Scope = engine.Anywhere
+		t.Condition = codeCondition{cond: cond, space: space}
+	default:
+		return nil, fmt.Errorf("unknown trigger %q", ev.Trigger)
+	}
+	return t, nil
+}
+
+// codeCondition evaluates a CODE trigger's condition over the current
+// player, the event's space and the game.
+type codeCondition struct {
+	cond  *code.Condition
+	space int
+}
+
+func (c codeCondition) Holds(state any, _ *engine.Event, _ *engine.Instance) (bool, error) {
+	s := state.(*State)
+	p := s.player()
+	sp := &s.board.Spaces[c.space]
+	vars := code.Vars{
+		Player: &code.Player{
+			Nickname: p.Name, State: p.State, CurrentSpaceID: s.board.Spaces[p.Space].ID,
+			TurnsTaken: p.TurnsTaken, Seat: p.Seat, Stats: statValues(p.Stats),
+		},
+		Space: &code.Space{ID: sp.ID, Name: sp.Name, Type: sp.Type},
+		Game:  &code.Game{RemainingMoves: s.RemainingMoves, TurnNumber: s.Round(), PlayerCount: len(s.Players)},
+	}
+	return c.cond.Eval(&vars)
+}
+
+func statValues(stats map[string]Stat) map[string]float64 {
+	out := make(map[string]float64, len(stats))
+	for k, v := range stats {
+		out[k] = v.Value
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
