@@ -7,7 +7,10 @@
 // entry, ON_LAND once when a move ends there, skip-turn effects that work.
 package party
 
-import "github.com/tabulagames/tabula/engine"
+import (
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/games/party/code"
+)
 
 // Board is a party board loaded from any supported format. It is immutable
 // once loaded and shared by every match played on it.
@@ -16,6 +19,9 @@ type Board struct {
 	// "bundle".
 	File   string
 	Format string
+	// SpacesFile is the file the Pointer of every space and event refers
+	// to: File, or the topology file of a bundle.
+	SpacesFile string
 
 	Name        string
 	Author      string
@@ -118,8 +124,10 @@ const (
 type Event struct {
 	// Trigger is ON_ENTER, ON_LAND, ON_EXIT or CODE.
 	Trigger string
-	// Code is a CODE trigger's condition (CEL; see docs/boards.md).
-	Code string
+	// Code is a CODE trigger's condition (CEL; see docs/boards.md), and
+	// Condition the same compiled when the board was loaded.
+	Code      string
+	Condition *code.Condition
 	// Action is what the event does.
 	Action Action
 	// Priority orders events that fire together, higher first; ties go in

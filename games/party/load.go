@@ -1,0 +1,457 @@
+package party
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tabulagames/tabula/diag"
+)
+
+// Load reads a party board: a JSON file in the v1 or v3 format, or a bundle
+// folder (a folder holding a board.json manifest, or that manifest itself).
+// It checks the board against the published JSON Schema and the rules of
+// the game, and returns every problem found. The board is nil when there
+// are errors; warnings may come with a valid board.
+func Load(path string) (*Board, diag.List) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, diag.List{readError(path, err)}
+	}
+	if info.IsDir() {
+		return loadBundle(path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, diag.List{readError(path, err)}
+	}
+	if isManifest(data) {
+		return loadBundle(filepath.Dir(path))
+	}
+	return Parse(path, data)
+}
+
+// Parse reads a board from the bytes of a JSON file (v1 or v3; a bundle
+// must be loaded from its folder with Load). file names the bytes in
+// diagnostics.
+func Parse(file string, data []byte) (*Board, diag.List) {
+	p := &parser{}
+	pt := p.newPart(file, data)
+	root, ok := pt.decode()
+	if !ok {
+		return p.finish(nil)
+	}
+	obj, ok := root.(map[string]any)
+	if !ok {
+		pt.errorf("", "a board must be a JSON object, not %s", jsonKind(root))
+		return p.finish(nil)
+	}
+	var b *Board
+	switch boardFormat(obj) {
+	case "v3":
+		b = p.v3(pt, obj)
+	case "manifest":
+		pt.errorf("", "this is the manifest of a bundle: load its folder")
+	case "v1":
+		b = p.v1(pt, obj)
+	default:
+		pt.errorf("", `not a party board: a v1 board has "spaces", a v3 board has "type": "game" and "board": {"topology": …}`)
+	}
+	return p.finish(b)
+}
+
+// readError is the diagnostic of a board that cannot be read.
+func readError(path string, err error) diag.Diagnostic {
+	msg := err.Error()
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		msg = "no such file or folder"
+	case errors.As(err, &pe):
+		msg = pe.Err.Error()
+	}
+	return diag.Diagnostic{File: path, Severity: diag.Error, Message: "cannot read the board: " + msg}
+}
+
+// boardFormat tells a board's format from its top-level members.
+func boardFormat(obj map[string]any) string {
+	if t, _ := obj["type"].(string); t == "game" {
+		return "v3"
+	}
+	if board, ok := obj["board"].(map[string]any); ok && board["topology"] != nil {
+		return "v3"
+	}
+	if obj["schema_version"] != nil && obj["paths"] != nil {
+		return "manifest"
+	}
+	if _, ok := obj["spaces"]; ok {
+		return "v1"
+	}
+	return ""
+}
+
+// isManifest reports whether a file is a bundle's board.json manifest.
+func isManifest(data []byte) bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		return false
+	}
+	return obj["schema_version"] != nil && obj["paths"] != nil && obj["spaces"] == nil
+}
+
+// parser builds one board from one or more files (parts).
+type parser struct {
+	parts []*part
+	// refs are the space ids the board refers to, checked once every
+	// space is known.
+	refs []spaceRef
+	// spacesPt and spacesPtr say where the spaces array is.
+	spacesPt  *part
+	spacesPtr string
+	// stop is set when the board is of a kind Tabula does not play (another
+	// engine): further checks would only add noise.
+	stop bool
+}
+
+// spaceRef is a reference to a space by id, somewhere in a part.
+type spaceRef struct {
+	pt   *part
+	ptr  string
+	id   string
+	what string // "connection target", "teleport target", …
+}
+
+// part is one JSON file of a board and the diagnostics found in it.
+type part struct {
+	file string
+	data []byte
+	loc  *diag.Locator
+	rep  *diag.Reporter
+	// schemaDiags are the JSON Schema's findings, merged with the
+	// loader's in finish.
+	schemaDiags diag.List
+	root        any
+	schemaDef   string // the $defs entry the part is checked against
+}
+
+func (p *parser) newPart(file string, data []byte) *part {
+	pt := &part{file: file, data: data, loc: diag.NewLocator(data), rep: diag.NewReporter(file, data)}
+	p.parts = append(p.parts, pt)
+	return pt
+}
+
+// decode reads the part's JSON, keeping numbers exact.
+func (pt *part) decode() (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(pt.data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, err2 := dec.Token(); err2 != io.EOF {
+			line, col := pt.loc.Position(int(dec.InputOffset()))
+			pt.rep.At(diag.Error, "", line, col, "invalid JSON: more data after the end of the document")
+			return nil, false
+		}
+		pt.root = v
+		return v, true
+	}
+	off := int64(len(pt.data))
+	msg := err.Error()
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+		if off > 0 {
+			off-- // the offset is just past the offending byte
+		}
+	case errors.As(err, &te):
+		off = te.Offset
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		msg = "unexpected end of the file"
+	}
+	line, col := pt.loc.Position(int(off))
+	pt.rep.At(diag.Error, "", line, col, "invalid JSON: "+strings.TrimPrefix(msg, "json: "))
+	return nil, false
+}
+
+func (pt *part) errorf(ptr, format string, args ...any) { pt.rep.Errorf(ptr, format, args...) }
+func (pt *part) warnf(ptr, format string, args ...any)  { pt.rep.Warnf(ptr, format, args...) }
+
+// atString reports a problem at a character offset inside the JSON string
+// the pointer names, escapes included.
+func (pt *part) atString(sev diag.Severity, ptr string, offset int, msg string) {
+	start, ok := pt.loc.Offset(ptr)
+	if !ok || start >= len(pt.data) || pt.data[start] != '"' {
+		line, col := pt.rep.Position(ptr)
+		pt.rep.At(sev, ptr, line, col, msg)
+		return
+	}
+	i := start + 1
+	for n := 0; n < offset && i < len(pt.data) && pt.data[i] != '"'; n++ {
+		if pt.data[i] != '\\' {
+			_, size := utf8.DecodeRune(pt.data[i:])
+			i += size
+			continue
+		}
+		if i+1 < len(pt.data) && pt.data[i+1] == 'u' {
+			r := hexRune(pt.data[i+2:])
+			i += 6
+			// A surrogate pair is one character written as two escapes.
+			if r >= 0xD800 && r < 0xDC00 && i+1 < len(pt.data) && pt.data[i] == '\\' && pt.data[i+1] == 'u' {
+				i += 6
+			}
+			continue
+		}
+		i += 2
+	}
+	line, col := pt.loc.Position(i)
+	pt.rep.At(sev, ptr, line, col, msg)
+}
+
+func hexRune(b []byte) rune {
+	if len(b) < 4 {
+		return 0
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 32)
+	if err != nil {
+		return 0
+	}
+	return rune(n)
+}
+
+// finish checks the references between spaces, merges the JSON Schema's
+// findings with the loader's and returns the board, or nil if there are
+// errors.
+func (p *parser) finish(b *Board) (*Board, diag.List) {
+	if b != nil && !p.stop {
+		p.checkRefs(b)
+		p.checkEnding(b)
+	}
+	var all diag.List
+	for _, pt := range p.parts {
+		all = append(all, pt.rep.List...)
+		if !p.stop {
+			all = append(all, pt.checkSchema()...)
+		}
+	}
+	all.Sort()
+	if all.HasErrors() {
+		return nil, all
+	}
+	return b, all
+}
+
+// checkSchema validates the part against its definition in the board
+// schema, dropping what the loader already reported better: a schema
+// finding at a pointer where the loader said something, or inside a value
+// the loader rejected.
+func (pt *part) checkSchema() diag.List {
+	if pt.root == nil || pt.schemaDef == "" {
+		return nil
+	}
+	var out diag.List
+	for _, d := range schemaDiagnostics(pt, pt.schemaDef) {
+		covered := slices.ContainsFunc(pt.rep.List, func(l diag.Diagnostic) bool {
+			return l.Pointer == d.Pointer ||
+				(l.Severity == diag.Error && l.Pointer != "" && strings.HasPrefix(d.Pointer, l.Pointer+"/"))
+		})
+		if !covered {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// jsonKind names the kind of a decoded JSON value, with its article.
+func jsonKind(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "true or false"
+	case json.Number:
+		if _, err := v.Int64(); err == nil {
+			return "a whole number"
+		}
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Field accessors. Each reads one member of an object; a missing member
+// (or null) gives ok == false silently, a member of the wrong kind gives
+// ok == false and an error at its pointer.
+
+func (pt *part) str(m map[string]any, ptr, key string) (string, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return "", false
+	}
+	s, ok := v.(string)
+	if !ok {
+		pt.errorf(ptr+"/"+esc(key), "must be a string, not %s", jsonKind(v))
+	}
+	return s, ok
+}
+
+func (pt *part) obj(m map[string]any, ptr, key string) (map[string]any, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return nil, false
+	}
+	o, ok := v.(map[string]any)
+	if !ok {
+		pt.errorf(ptr+"/"+esc(key), "must be an object, not %s", jsonKind(v))
+	}
+	return o, ok
+}
+
+func (pt *part) arr(m map[string]any, ptr, key string) ([]any, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return nil, false
+	}
+	a, ok := v.([]any)
+	if !ok {
+		pt.errorf(ptr+"/"+esc(key), "must be an array, not %s", jsonKind(v))
+	}
+	return a, ok
+}
+
+func (pt *part) boolean(m map[string]any, ptr, key string) (bool, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return false, false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		pt.errorf(ptr+"/"+esc(key), "must be true or false, not %s", jsonKind(v))
+	}
+	return b, ok
+}
+
+func (pt *part) num(m map[string]any, ptr, key string) (float64, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return 0, false
+	}
+	n, isNum := v.(json.Number)
+	f, err := n.Float64()
+	if !isNum || err != nil {
+		pt.errorf(ptr+"/"+esc(key), "must be a number, not %s", jsonKind(v))
+		return 0, false
+	}
+	return f, true
+}
+
+func (pt *part) whole(m map[string]any, ptr, key string) (int, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return 0, false
+	}
+	n, ok := wholeNumber(v)
+	if !ok {
+		pt.errorf(ptr+"/"+esc(key), "must be a whole number, not %s", jsonKind(v))
+	}
+	return n, ok
+}
+
+// wholeNumber reads a JSON number without a fraction (1 and 1.0 alike).
+func wholeNumber(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	if i, err := n.Int64(); err == nil && i >= -1<<31 && i < 1<<31 {
+		return int(i), true
+	}
+	f, err := n.Float64()
+	if err != nil || f != float64(int32(f)) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// spaceID reads a space id: a string, or an integer compared as a string
+// (the original's board lookup compares String(id)).
+func (pt *part) spaceID(v any, ptr string) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		if strings.TrimSpace(v) == "" {
+			pt.errorf(ptr, "a space id cannot be empty")
+			return "", false
+		}
+		return v, true
+	case json.Number:
+		if n, ok := wholeNumber(v); ok {
+			return strconv.Itoa(n), true
+		}
+	}
+	pt.errorf(ptr, "a space id must be a string or a whole number, not %s", jsonKind(v))
+	return "", false
+}
+
+// checkKeys warns about members an object does not have, which are
+// ignored, suggesting the closest known member.
+func (pt *part) checkKeys(m map[string]any, ptr, what string, known []string) {
+	for _, k := range sortedKeys(m) {
+		if !slices.Contains(known, k) {
+			pt.warnf(ptr+"/"+esc(k), "%s has no member %q; it is ignored%s", what, k, diag.DidYouMean(k, known))
+		}
+	}
+}
+
+// sortedKeys returns an object's keys in a fixed order (Go maps have none).
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// esc escapes one JSON pointer token.
+func esc(tok string) string { return strings.TrimPrefix(diag.Pointer(tok), "/") }
+
+// normalizeName is the original's normalisation of trigger, action and
+// priority names: upper-case, runs of white space become "_", and every
+// other character that is not a letter, digit or "_" is dropped, so
+// "on land" is ON_LAND.
+func normalizeName(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToUpper(s) {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v':
+			space = true
+			continue
+		case space:
+			b.WriteByte('_')
+		}
+		space = false
+		if r == '_' || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	if space {
+		b.WriteByte('_')
+	}
+	return b.String()
+}

@@ -1,0 +1,49 @@
+package party
+
+import (
+	"github.com/tabulagames/tabula/diag"
+)
+
+// Validate checks a board (a JSON file or a bundle folder) and returns
+// every problem found, sorted by file and position: JSON syntax, the JSON
+// Schema (docs/schema/board-1.schema.json), and the rules of the game —
+// duplicate and dangling space ids, unknown triggers, actions, effects and
+// placeholders, missing or mistyped payload members, CODE conditions that
+// do not compile, and anything else that would stall the original game.
+// The board is valid when the list has no errors; warnings point at what
+// is probably not what the designer meant.
+func Validate(path string) diag.List {
+	_, list := Load(path)
+	return list
+}
+
+// checkRefs reports references to spaces that do not exist.
+func (p *parser) checkRefs(b *Board) {
+	ids := make([]string, len(b.Spaces))
+	known := make(map[string]bool, len(b.Spaces))
+	for i, s := range b.Spaces {
+		ids[i] = s.ID
+		known[s.ID] = true
+	}
+	for _, r := range p.refs {
+		if !known[r.id] {
+			r.pt.errorf(r.ptr, "%s %q is not the id of any space%s", r.what, r.id, diag.DidYouMean(r.id, ids))
+		}
+	}
+}
+
+// checkEnding warns about a board that nothing ends: the original game ends
+// only when every player has COMPLETED_GAME.
+func (p *parser) checkEnding(b *Board) {
+	if b.Rules.MaxTurns > 0 || len(b.Rules.Win) > 0 || p.spacesPt == nil || len(b.Spaces) == 0 {
+		return
+	}
+	for _, s := range b.Spaces {
+		for _, e := range s.Events {
+			if st, ok := e.Action.Args.(StateArgs); ok && !e.Inactive && st.State == CompletedGame {
+				return
+			}
+		}
+	}
+	p.spacesPt.warnf(p.spacesPtr, "nothing ends this game: no event sets the state COMPLETED_GAME, and there is no win condition or maxTurns; play stops only at a round limit")
+}
