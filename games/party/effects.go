@@ -81,7 +81,7 @@ func startGame(c *engine.Ctx, s *State, _ struct{}) error {
 			idx = c.Rand("start").IntN(len(cands))
 		}
 		p := &s.Players[i]
-		p.Space = cands[idx]
+		p.Space, p.Start = cands[idx], cands[idx]
 		p.State = Playing
 	}
 	s.Phase = phaseFirst

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -417,14 +418,9 @@ func (pt *part) checkKeys(m map[string]any, ptr, what string, known []string) {
 	}
 }
 
-// sortedKeys returns an object's keys in a fixed order (Go maps have none).
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+// sortedKeys returns a map's keys in a fixed order (Go maps have none).
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 // esc escapes one JSON pointer token.

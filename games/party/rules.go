@@ -3,7 +3,6 @@ package party
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
@@ -216,8 +215,4 @@ func statValues(stats map[string]Stat) map[string]float64 {
 		out[k] = v.Value
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }

@@ -414,3 +414,50 @@ func TestSameSeedSameGame(t *testing.T) {
 		t.Errorf("only %d commands: the game is too short to prove anything", len(h1))
 	}
 }
+
+func TestViewAndEntries(t *testing.T) {
+	g := newTestGame(t, []Space{
+		sp("1", []string{"2", "3"}),
+		sp("2", nil, ev(OnLand, PromptAllPlayers, prompt("Drink!")), ev(OnLand, ChangeStat, ChangeStatArgs{Stat: "drinks", Delta: 1})),
+		sp("3", nil),
+	}, "Ann", "Bob")
+	play(t, g, rollCmd(0, 1))
+	v := g.View(0)
+	if len(v.YourWaits) != 1 || v.YourWaits[0].Kind != KindChoosePath || !slices.Equal(v.Choices, []string{"2", "3"}) {
+		t.Fatalf("Ann's view: waits %+v choices %v", v.YourWaits, v.Choices)
+	}
+	if len(g.View(1).YourWaits) != 0 || len(g.View(-1).Choices) != 0 {
+		t.Error("Bob or a spectator is asked to choose")
+	}
+	i, ok := g.ChoiceFor("2")
+	if !ok || i != 0 {
+		t.Fatalf("ChoiceFor(2) = %d %v", i, ok)
+	}
+	if err := g.Apply(Command{Player: 0, Kind: KindChoosePath, Value: i}); err != nil {
+		t.Fatal(err)
+	}
+	v = g.View(1)
+	if v.Prompt == nil || v.Prompt.Text != "Drink!" || !slices.Equal(v.Prompt.Pending, []int{0, 1}) {
+		t.Fatalf("prompt view %+v", v.Prompt)
+	}
+	// While the prompt is open its event is PROCESSING_ACTION and the next
+	// event of the space waits, TRIGGERED.
+	states := map[int]string{}
+	for _, e := range v.Events {
+		states[e.Index] = e.State
+	}
+	if states[0] != "PROCESSING_ACTION" || states[1] != "TRIGGERED" {
+		t.Errorf("event states %v", v.Events)
+	}
+	ackAll(t, g)
+	var texts []string
+	for _, e := range g.Entries(0) {
+		texts = append(texts, fmt.Sprintf("%d %s", e.Depth, e.Text))
+	}
+	log := strings.Join(texts, "\n")
+	for _, want := range []string{"0 Ann rolls 1", "0 Ann enters S2 (2)", "1 S2 (2) · ON_LAND → PROMPT_ALL_PLAYERS \"Drink!\"", "1 S2 (2): \"Drink!\"", "1 Ann's drinks: 1", "0 Turn 2: Bob's turn"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}

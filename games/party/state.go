@@ -55,6 +55,8 @@ type Player struct {
 	Name  string
 	Seat  int
 	Space int // index into the board's spaces
+	// Start is the space the player started on.
+	Start int
 	// State is the player's state (PLAYING, SKIPPING_TURN, COMPLETED_GAME…).
 	State      string
 	TurnsTaken int
@@ -167,7 +169,7 @@ func (s *State) AppendCanonical(b []byte) []byte {
 		b = append(b, 0)
 		b = append(b, p.State...)
 		b = append(b, 0)
-		b = appendInt(b, p.Seat, p.Space, p.TurnsTaken, boolInt(p.Reversed), p.Prompts)
+		b = appendInt(b, p.Seat, p.Space, p.Start, p.TurnsTaken, boolInt(p.Reversed), p.Prompts)
 		for _, k := range sortedKeys(p.Stats) {
 			st := p.Stats[k]
 			b = append(b, k...)
