@@ -507,13 +507,13 @@ func (srv *Server) ownerAction(w http.ResponseWriter, req *http.Request, r *room
 // Replay is everything needed to watch a match again or rebuild it: its
 // seed, players and commands with their hashes, and the action log.
 type Replay struct {
-	Match    Summary          `json:"match"`
-	Seed     string           `json:"seed"`
-	Players  []string         `json:"players"`
-	Commands []ReplayCommand  `json:"commands"`
-	Entries  []party.Entry    `json:"entries"`
-	Final    *party.View      `json:"final"`
-	Board    BoardDrawing     `json:"board"`
+	Match    Summary         `json:"match"`
+	Seed     string          `json:"seed"`
+	Players  []string        `json:"players"`
+	Commands []ReplayCommand `json:"commands"`
+	Entries  []party.Entry   `json:"entries"`
+	Final    *party.View     `json:"final"`
+	Board    BoardDrawing    `json:"board"`
 }
 
 // ReplayCommand is one stored command.
