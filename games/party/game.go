@@ -151,10 +151,10 @@ func (g *Game) advance() error {
 // Wait is something the match waits for: a roll, a choice, an
 // acknowledgement.
 type Wait struct {
-	Player  int
-	Kind    string
-	Prompt  string
-	Options []string
+	Player  int      `json:"player"`
+	Kind    string   `json:"kind"`
+	Prompt  string   `json:"prompt"`
+	Options []string `json:"options"`
 }
 
 // Waits returns what the match waits for, in order; nothing when it is over.

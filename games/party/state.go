@@ -80,10 +80,10 @@ type Stat struct {
 
 // ActiveEffect is a player effect in force.
 type ActiveEffect struct {
-	Kind string
-	ID   string
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
 	// Left is how many turns remain to skip, repeat or walk reversed.
-	Left int
+	Left int `json:"left"`
 }
 
 // Move is one entry of a movement history.

@@ -141,6 +141,9 @@ class MatchPage {
       this.board.setCurrent(v.over ? -1 : v.current);
     }
     this.view = v;
+    // Tests and curious players can read the state hash off the page.
+    this.root.dataset.hash = v.hash;
+    this.root.dataset.over = v.over;
     this.renderPlayers(v);
     this.renderControls(v);
     this.renderPrompt(v);
@@ -228,7 +231,7 @@ class MatchPage {
     this.playersEl.replaceChildren(...v.players.map((p) => {
       const seat = this.summary.seats[p.seat] || {};
       const stats = Object.entries(p.stats || {}).map(([k, n]) => `${k}: ${n}`).join(", ");
-      const effects = (p.effects || []).map((e) => `${e.Kind} (${e.Left})`).join(", ");
+      const effects = (p.effects || []).map((e) => `${e.kind} (${e.left})`).join(", ");
       return h("li", { class: "player" + (p.seat === v.current && !v.over ? " current" : ""), dataset: { seat: p.seat } },
         h("span", { class: "dot", style: `background:${colour(p.seat)}` }),
         h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === this.you ? " — you" : ""),
@@ -296,7 +299,7 @@ class MatchPage {
       return;
     }
     const text = h("p", { class: "prompt-text", id: "prompt-text" }, p.segments.map((s) =>
-      s.Color ? h("span", { style: `color:${safeColour(s.Color)}` }, s.Text) : s.Text));
+      s.color ? h("span", { style: `color:${safeColour(s.color)}` }, s.text) : s.text));
     const ok = h("button", { type: "button", id: "ack", class: "primary", onclick: () => {
       ok.disabled = true;
       this.send("ack");
