@@ -27,7 +27,11 @@ func (p *parser) checkRefs(b *Board) {
 	}
 	for _, r := range p.refs {
 		if !known[r.id] {
-			r.pt.errorf(r.ptr, "%s %q is not the id of any space%s", r.what, r.id, diag.DidYouMean(r.id, ids))
+			hint := ""
+			if len(r.id) >= 3 { // short ids are all alike
+				hint = diag.DidYouMean(r.id, ids)
+			}
+			r.pt.errorf(r.ptr, "%s %q is not the id of any space%s", r.what, r.id, hint)
 		}
 	}
 }
