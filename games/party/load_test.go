@@ -543,4 +543,3 @@ func TestNormalizeName(t *testing.T) {
 		}
 	}
 }
-
