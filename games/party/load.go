@@ -82,6 +82,28 @@ func readError(path string, err error) diag.Diagnostic {
 	return diag.Diagnostic{File: path, Severity: diag.Error, Message: "cannot read the board: " + msg}
 }
 
+// Detect reports whether a file (data holds its bytes) or a folder (data is
+// nil) is a party board: a folder with a board.json bundle manifest, or
+// JSON with top-level "spaces" (v1), a v3 game ("type": "game" or
+// "board": {"topology"}) or a bundle manifest. JSON too broken to decode
+// counts when it mentions "spaces" or "topology", so that its syntax
+// errors are reported.
+func Detect(path string, data []byte) bool {
+	if data == nil {
+		manifest, err := os.ReadFile(filepath.Join(path, "board.json"))
+		return err == nil && isManifest(manifest)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		var se *json.SyntaxError
+		return errors.As(err, &se) && (bytes.Contains(data, []byte(`"spaces"`)) || bytes.Contains(data, []byte(`"topology"`)))
+	}
+	if g, ok := obj["game"].(string); ok && g != "party" {
+		return false // another pack's file
+	}
+	return boardFormat(obj) != ""
+}
+
 // boardFormat tells a board's format from its top-level members.
 func boardFormat(obj map[string]any) string {
 	if t, _ := obj["type"].(string); t == "game" {

@@ -337,7 +337,6 @@ func TestDiagnostics(t *testing.T) {
 			"b.json:1:107: /spaces/0/connections/3: a connection must be an object such as {\"targetId\": \"2\"}, not a string",
 			"b.json:1:141: /spaces/0/connections/4/condition: warning: connection conditions are never evaluated: every connection can always be taken"}},
 		{"ids", `{"spaces": [{"id": 1}, {"id": "1"}, {"id": 1.5}, {"id": ""}, {"name": "x"}, {"id": true}]}`, []string{
-			"b.json:1:12: /spaces: warning: nothing ends this game: no event sets the state COMPLETED_GAME, and there is no win condition or maxTurns; play stops only at a round limit",
 			"b.json:1:31: /spaces/1/id: duplicate space id \"1\": /spaces/0 has it too; every space needs its own id",
 			"b.json:1:44: /spaces/2/id: a space id must be a string or a whole number, not a number",
 			"b.json:1:57: /spaces/3/id: a space id cannot be empty",
@@ -364,6 +363,8 @@ func TestDiagnostics(t *testing.T) {
 			"b.json:3:54: /metadata/gameRules/movement/rollRange/min: warning: a roll starts at 1: the range is read as 1 to its max",
 			"b.json:3:96: /metadata/gameRules/victory/conditions/0: warning: victory condition \"LAST_STANDING\" is not played: only REACH_SPACE is; end the game with SET_PLAYER_STATE COMPLETED_GAME",
 			"b.json:4:15: /gameRules: warning: ignored: metadata.gameRules takes precedence over a top-level gameRules"}},
+		{"never ends", `{"spaces": [{"id": 1, "events": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "SET_PLAYER_STATE", "payload": {"state": "COMPLETED_GAME"}}, "state": "INACTIVE"}]}]}`, []string{
+			"b.json:1:12: /spaces: warning: nothing ends this game: no event sets the state COMPLETED_GAME, and there is no win condition or maxTurns; play stops only at a round limit"}},
 		{"other engine", `{"metadata": {"gameEngine": {"type": "trouble"}}, "spaces": [{"id": 1, "nonsense": true}]}`, []string{
 			"b.json:1:38: /metadata/gameEngine/type: the \"trouble\" engine is not supported yet: Tabula plays \"turn-based\" boards"}},
 	} {
@@ -407,7 +408,6 @@ func TestDiagnosticsV3(t *testing.T) {
 			"b.json:2:92: /rules/diceRolling/rollAgainOn: warning: rolling again is not supported yet: it is ignored",
 			"b.json:2:111: /rules/turnOrder: warning: turn order \"random\" is not supported: players take turns in seat order (\"sequential\")"}},
 		{"v3 space shape", game(`{}`, `[{"id": "a", "events": [], "position": {"x": "1"}, "triggers": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "FORCE_STOP"}}]}]`), []string{
-			"b.json:3:34: /board/topology/spaces: warning: nothing ends this game: no event sets the state COMPLETED_GAME, and there is no win condition or maxTurns; play stops only at a round limit",
 			"b.json:3:57: /board/topology/spaces/0/events: warning: a space has no member \"events\"; it is ignored: this format calls it \"triggers\"",
 			"b.json:3:79: /board/topology/spaces/0/position/x: must be a number, not a string",
 			"b.json:3:98: /board/topology/spaces/0/triggers/0/when: an event needs \"when\": {\"type\": \"ON_LAND\"} (or ON_ENTER, ON_EXIT, CODE)",
@@ -499,7 +499,6 @@ func TestBundleDiagnostics(t *testing.T) {
 			"topology.json": "{\"spaces\": [{\"id\": \"1\", \"triggers\": [{\"when\": {\"type\": \"ON_LAND\"}, \"action\": {\"type\": \"PROMPT\", \"payload\": {}}}]}]}",
 		}, []string{
 			"bundle/rules.json:1:37: /startingPositions/spaceIds/0: starting space \"zz\" is not the id of any space",
-			"bundle/topology.json:1:12: /spaces: warning: nothing ends this game: no event sets the state COMPLETED_GAME, and there is no win condition or maxTurns; play stops only at a round limit",
 			"bundle/topology.json:1:87: /spaces/0/triggers/0/action/type: warning: \"PROMPT\" is read as PROMPT_CURRENT_PLAYER: write that (the original game has no PROMPT action and stalls on it)",
 			"bundle/topology.json:1:108: /spaces/0/triggers/0/action/payload/message: PROMPT_CURRENT_PLAYER needs \"message\": the text to show (placeholders such as {{RANDOM_WORD}} allowed)"}},
 		{"other engine", map[string]string{

@@ -37,10 +37,16 @@ func (p *parser) checkRefs(b *Board) {
 }
 
 // checkEnding warns about a board that nothing ends: the original game ends
-// only when every player has COMPLETED_GAME.
+// only when every player has COMPLETED_GAME. A board with errors is not
+// judged: the event that ends it may be among those in error.
 func (p *parser) checkEnding(b *Board) {
 	if b.Rules.MaxTurns > 0 || len(b.Rules.Win) > 0 || p.spacesPt == nil || len(b.Spaces) == 0 {
 		return
+	}
+	for _, pt := range p.parts {
+		if pt.rep.List.HasErrors() {
+			return
+		}
 	}
 	for _, s := range b.Spaces {
 		for _, e := range s.Events {
