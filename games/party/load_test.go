@@ -315,7 +315,7 @@ func TestDiagnostics(t *testing.T) {
 			ev(`{"type": "CODE"}`, `{"type": "FORCE_STOP"}`) + ",\n" +
 			ev(`{"type": "CODE", "payload": "player.nickname == \"\u00e9\" && x"}`, `{"type": "FORCE_STOP"}`)), []string{
 			"b.json:2:67: /spaces/0/events/0/trigger/payload: warning: CODE condition: === is JavaScript; conditions are CEL, where it is == (accepted)",
-			"b.json:2:78: /spaces/0/events/0/trigger/payload: CODE condition: undeclared reference to 'foo'",
+			"b.json:2:79: /spaces/0/events/0/trigger/payload: CODE condition: undeclared reference to 'foo'",
 			"b.json:3:13: /spaces/0/events/1/trigger/payload: a CODE trigger needs a payload: a condition such as \"player.getStat('drinks') < 5\"",
 			"b.json:4:75: /spaces/0/events/2/trigger/payload: CODE condition: undeclared reference to 'x'"}},
 		{"placeholders", wrap(ev(land, `{"type": "PROMPT_ALL_PLAYERS", "payload": {"message": "\u00e9 {{random_word(1)}} {{RANDOM_NUMBER(1)}} {{RANDOM_NUMBER(x, 2)}} {{RANDOM_NUMBER(6,1)}} {{NAME}} {{RANDOM_COLOR(a, b)}} {{RANDOM_NUMBER(1,2}} {{"}}`)), []string{
