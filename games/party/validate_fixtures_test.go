@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -186,5 +187,31 @@ func BenchmarkLoad(b *testing.B) {
 		if board, _ := Parse(path, data); board == nil {
 			b.Fatal("invalid")
 		}
+	}
+}
+
+// TestPublishedSchema: the published schema, as an editor uses it (the
+// whole document, which picks v1 or v3 itself), accepts the original's
+// boards that need no warning, and rejects a board the loader rejects.
+func TestPublishedSchema(t *testing.T) {
+	root := sharedDir(t)
+	for _, f := range []string{"v1/defaultBoard.json", "v1/defaultBoard-actual.json", "v3/placeholder-showcase.json"} {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := (&parser{}).newPart(f, data)
+		if _, ok := pt.decode(); !ok {
+			t.Fatalf("%s: not JSON", f)
+		}
+		if l := schemaDiagnostics(pt, ""); len(l) != 0 {
+			t.Errorf("%s: %q", f, lines(l))
+		}
+	}
+	pt := (&parser{}).newPart("b.json", []byte(`{"spaces": [{"id": 1, "events": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "SET_PLAYER_STATE", "payload": {}}}]}]}`))
+	pt.decode()
+	want := []string{`b.json:1:117: /spaces/0/events/0/action/payload/state: "state" is required here`}
+	if got := lines(schemaDiagnostics(pt, "")); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
