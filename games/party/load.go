@@ -83,6 +83,28 @@ func readError(path string, err error) diag.Diagnostic {
 	return diag.Diagnostic{File: path, Severity: diag.Error, Message: "cannot read the board: " + msg}
 }
 
+// Detect reports whether a file (data holds its bytes) or a folder (data is
+// nil) is a party board: a folder with a board.json bundle manifest, or
+// JSON with top-level "spaces" (v1), a v3 game ("type": "game" or
+// "board": {"topology"}) or a bundle manifest. JSON too broken to decode
+// counts when it mentions "spaces" or "topology", so that its syntax
+// errors are reported.
+func Detect(path string, data []byte) bool {
+	if data == nil {
+		manifest, err := os.ReadFile(filepath.Join(path, "board.json"))
+		return err == nil && isManifest(manifest)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		var se *json.SyntaxError
+		return errors.As(err, &se) && (bytes.Contains(data, []byte(`"spaces"`)) || bytes.Contains(data, []byte(`"topology"`)))
+	}
+	if g, ok := obj["game"].(string); ok && g != "party" {
+		return false // another pack's file
+	}
+	return boardFormat(obj) != ""
+}
+
 // boardFormat tells a board's format from its top-level members.
 func boardFormat(obj map[string]any) string {
 	if t, _ := obj["type"].(string); t == "game" {
@@ -254,8 +276,8 @@ func (p *parser) finish(b *Board) (*Board, diag.List) {
 
 // checkSchema validates the part against its definition in the board
 // schema, dropping what the loader already reported better: a schema
-// finding at a pointer where the loader said something, or inside a value
-// the loader rejected.
+// finding at a pointer where the loader said something, inside a value the
+// loader rejected, or beside a type the loader did not know.
 func (pt *part) checkSchema() diag.List {
 	if pt.root == nil || pt.schemaDef == "" {
 		return nil
@@ -263,8 +285,15 @@ func (pt *part) checkSchema() diag.List {
 	var out diag.List
 	for _, d := range schemaDiagnostics(pt, pt.schemaDef) {
 		covered := slices.ContainsFunc(pt.rep.List, func(l diag.Diagnostic) bool {
-			return l.Pointer == d.Pointer ||
-				(l.Severity == diag.Error && l.Pointer != "" && strings.HasPrefix(d.Pointer, l.Pointer+"/"))
+			if l.Pointer == d.Pointer {
+				return true
+			}
+			if l.Severity != diag.Error || l.Pointer == "" {
+				return false
+			}
+			// An unknown type makes the rest of its object meaningless.
+			within := strings.TrimSuffix(l.Pointer, "/type")
+			return strings.HasPrefix(d.Pointer, within+"/")
 		})
 		if !covered {
 			out = append(out, d)
@@ -412,10 +441,24 @@ func (pt *part) spaceID(v any, ptr string) (string, bool) {
 // ignored, suggesting the closest known member.
 func (pt *part) checkKeys(m map[string]any, ptr, what string, known []string) {
 	for _, k := range sortedKeys(m) {
-		if !slices.Contains(known, k) {
-			pt.warnf(ptr+"/"+esc(k), "%s has no member %q; it is ignored%s", what, k, diag.DidYouMean(k, known))
+		if slices.Contains(known, k) {
+			continue
 		}
+		hint := diag.DidYouMean(k, known)
+		if other, ok := otherFormatNames[k]; ok && slices.Contains(known, other) {
+			hint = fmt.Sprintf(": this format calls it %q", other)
+		}
+		pt.warnf(ptr+"/"+esc(k), "%s has no member %q; it is ignored%s", what, k, hint)
 	}
+}
+
+// otherFormatNames pairs the member names that differ between v1 and v3,
+// to help with boards that mix the two.
+var otherFormatNames = map[string]string{
+	"events": "triggers", "triggers": "events",
+	"visualDetails": "visual", "visual": "visualDetails",
+	"drawConnection": "draw", "draw": "drawConnection",
+	"trigger": "when", "when": "trigger",
 }
 
 // sortedKeys returns a map's keys in a fixed order (Go maps have none).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
@@ -51,7 +52,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 	canon := name
 	if to, alias := actionAliases[name]; alias {
 		canon = to
-		pt.warnf(tptr, "%q is not an action of the original game (it stalls there); it is read as %s: write %s", written, to, to)
+		pt.warnf(tptr, "%q is read as %s: write that (the original game has no %s action and stalls on it)", written, to, name)
 	} else if name != written && slices.Contains(ActionTypes, name) {
 		pt.warnf(tptr, "action %q is read as %s; write %s", written, name, name)
 	}
@@ -267,6 +268,8 @@ func describe(v any) string {
 		return fmt.Sprintf("%q", v)
 	case json.Number:
 		return v.String()
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return jsonKind(v)
 }

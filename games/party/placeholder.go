@@ -210,10 +210,14 @@ func (x *expander) evaluate(inner string, depth int) (string, bool) {
 	return "", false
 }
 
-// protect hides the braces of generated text from later passes.
-func protect(s string) string {
-	return strings.NewReplacer("{", string(markOpenBrace), "}", string(markCloseBrc)).Replace(s)
-}
+// protect hides the braces of generated text from later passes;
+// unprotect shows them again.
+func protect(s string) string { return protector.Replace(s) }
+
+var (
+	protector   = strings.NewReplacer("{", string(markOpenBrace), "}", string(markCloseBrc))
+	unprotector = strings.NewReplacer(string(markOpenBrace), "{", string(markCloseBrc), "}")
+)
 
 // parseWhole reads a whole number, as RANDOM_NUMBER's bounds must be.
 func parseWhole(s string) (int, bool) {
@@ -310,7 +314,7 @@ func (c placeholderCall) args() []string {
 // toSegments turns expanded text with colour marks into segments; in nested
 // colours the innermost wins.
 func toSegments(s string) []Segment {
-	s = strings.NewReplacer(string(markOpenBrace), "{", string(markCloseBrc), "}").Replace(s)
+	s = unprotector.Replace(s)
 	var segs []Segment
 	var colors []string
 	var b strings.Builder

@@ -167,7 +167,11 @@ func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, erro
 	case OnExit:
 		t.On = []engine.EventType{evExit}
 	case Code:
-		cond, problems := code.Compile(ev.Code)
+		cond := ev.Condition
+		var problems []code.Problem
+		if cond == nil {
+			cond, problems = code.Compile(ev.Code)
+		}
 		if cond == nil {
 			msg := "CODE condition does not compile"
 			for _, p := range problems {

@@ -27,16 +27,26 @@ func (p *parser) checkRefs(b *Board) {
 	}
 	for _, r := range p.refs {
 		if !known[r.id] {
-			r.pt.errorf(r.ptr, "%s %q is not the id of any space%s", r.what, r.id, diag.DidYouMean(r.id, ids))
+			hint := ""
+			if len(r.id) >= 3 { // short ids are all alike
+				hint = diag.DidYouMean(r.id, ids)
+			}
+			r.pt.errorf(r.ptr, "%s %q is not the id of any space%s", r.what, r.id, hint)
 		}
 	}
 }
 
 // checkEnding warns about a board that nothing ends: the original game ends
-// only when every player has COMPLETED_GAME.
+// only when every player has COMPLETED_GAME. A board with errors is not
+// judged: the event that ends it may be among those in error.
 func (p *parser) checkEnding(b *Board) {
 	if b.Rules.MaxTurns > 0 || len(b.Rules.Win) > 0 || p.spacesPt == nil || len(b.Spaces) == 0 {
 		return
+	}
+	for _, pt := range p.parts {
+		if pt.rep.List.HasErrors() {
+			return
+		}
 	}
 	for _, s := range b.Spaces {
 		for _, e := range s.Events {

@@ -194,7 +194,8 @@ func (sizes) EstimateCallCost(function, overloadID string, target *checker.AstNo
 }
 
 // replaceStrictEquality turns JavaScript's === and !== (outside string
-// literals) into == and !=, with a warning for each.
+// literals) into == and !=, with a warning for each, keeping every other
+// character where it was.
 func replaceStrictEquality(src string) (string, []Problem) {
 	var b strings.Builder
 	var problems []Problem
@@ -221,8 +222,10 @@ func replaceStrictEquality(src string) (string, []Problem) {
 			op := string(r) + "=="
 			problems = append(problems, Problem{Offset: i, Warning: true,
 				Message: fmt.Sprintf("%s is JavaScript; conditions are CEL, where it is %s (accepted)", op, op[:2])})
+			// "== " rather than "==": the text keeps its length, so the
+			// offsets of later problems are those of the source.
 			b.WriteRune(r)
-			b.WriteRune('=')
+			b.WriteString("= ")
 			i += 2
 			continue
 		}

@@ -50,7 +50,12 @@ func TestRejected(t *testing.T) {
 			t.Errorf("%q: problems %q, want one containing %q", src, msgs, want)
 		}
 	}
-	_, probs := Compile("player.turnsTaken === 1")
+	// Problems after a === are still at their place in the source.
+	_, probs := Compile("turnNumber === 1 && foo(1)")
+	if len(probs) != 2 || probs[1].Offset != 23 {
+		t.Errorf("problems after ===: %+v", probs)
+	}
+	_, probs = Compile("player.turnsTaken === 1")
 	if len(probs) != 1 || !probs[0].Warning || probs[0].Offset != 18 {
 		t.Errorf("=== warning: %+v", probs)
 	}
