@@ -130,6 +130,7 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 		}
 	}
 	s.Turn++
+	s.LastRound = s.Round()
 	s.RemainingMoves = 0
 	p := s.player()
 	// The effect pass: skip-turn and change-direction effects count the
@@ -163,7 +164,9 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	ev.Amount = s.Turn
 	c.Emit(ev)
 	if slices.Contains(skipped, p.State) {
-		c.Emit(s.playerEvent(evTurnSkip))
+		ev := s.playerEvent(evTurnSkip)
+		ev.Data = p.State
+		c.Emit(ev)
 		s.Phase = PhaseEnd
 		s.SkipRun++
 		return nil
@@ -294,7 +297,7 @@ func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	p := s.player()
 	s.RemainingMoves = 0
 	c.Emit(s.playerEvent(evTurnEnd))
-	if s.def.win[p.Space] && p.State != CompletedGame {
+	if s.def.win[p.Space] {
 		return s.gameOver(c, "reached "+spaceLabel(s.SpaceOf(s.Current)), []int{s.Current})
 	}
 	if s.allFinished() {
@@ -380,13 +383,19 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
 	}
 	segs := ExpandMessage(a.Message, s.player().Name, c.Rand("placeholders"))
 	text := PlainText(segs)
-	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: s.player().Space}
+	// The prompt belongs to the space whose event shows it.
+	space := s.player().Space
+	if i := int(c.Reactor()) - spaceEntity; i >= 0 && i < len(s.board.Spaces) {
+		space = i
+	}
+	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: space}
 	var ds []engine.Decision
 	for _, seat := range to {
 		s.Players[seat].Prompts++
 		ds = append(ds, engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text})
 	}
 	ev := s.playerEvent(evPrompted)
+	ev.Location = engine.LocationID(space)
 	ev.Amount = len(to)
 	ev.Data = text
 	c.Emit(ev)
@@ -528,8 +537,14 @@ func (s *State) changeStat(c *engine.Ctx, name, mode string, f func(float64) flo
 	}
 	p.Stats[name] = st
 	ev := s.playerEvent(evStat)
-	ev.Data = name
-	ev.Amount = int(st.Value)
+	ev.Data = StatChange{Stat: name, Value: st.Value, Display: st.Display}
 	c.Emit(ev)
 	return nil
+}
+
+// StatChange is the payload of a STAT_CHANGED event: the stat's new values.
+type StatChange struct {
+	Stat    string  `json:"stat"`
+	Value   float64 `json:"value"`
+	Display float64 `json:"display"`
 }

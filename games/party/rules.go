@@ -34,12 +34,18 @@ var (
 	evGameOver   = types.Intern("GAME_ENDED")
 )
 
-// allTypes are the types a CODE trigger listens to: its condition is
-// checked after the roll, every step and every action.
-var allTypes = func() []engine.EventType {
-	out := make([]engine.EventType, types.Len())
-	for i := range out {
-		out[i] = engine.EventType(i)
+// codeTypes are the types a CODE trigger listens to: its condition is
+// checked after the roll, every step and every action (as the original
+// checks its events after the roll and after each step), not when turns
+// begin or end.
+var codeTypes = func() []engine.EventType {
+	var out []engine.EventType
+	for i := range types.Len() {
+		switch t := engine.EventType(i); t {
+		case evGameStart, evTurnStart, evTurnSkip, evTurnEnd, evGameOver:
+		default:
+			out = append(out, t)
+		}
 	}
 	return out
 }()
@@ -182,7 +188,7 @@ func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, erro
 			}
 			return nil, fmt.Errorf("%s", msg)
 		}
-		t.On = allTypes
+		t.On = codeTypes
 		t.Scope = engine.Anywhere
 		t.Condition = codeCondition{cond: cond, space: space}
 	default:

@@ -36,6 +36,9 @@ type State struct {
 	Prompt *Prompt
 	// SkipRun counts the turns skipped in a row.
 	SkipRun int
+	// LastRound is the round of the last turn begun: the number of rounds
+	// played, the last perhaps in part.
+	LastRound int
 }
 
 // The phases of a turn.
@@ -148,7 +151,7 @@ func playerID(i int) engine.EntityID { return engine.EntityID(playerEntity + i) 
 // AppendCanonical encodes the state for the match's hash: every field that
 // matters, in a fixed order, maps by sorted key.
 func (s *State) AppendCanonical(b []byte) []byte {
-	b = appendInt(b, s.Current, s.RemainingMoves, s.Turn, s.MaxRounds, boolInt(s.Over), s.SkipRun)
+	b = appendInt(b, s.Current, s.RemainingMoves, s.Turn, s.MaxRounds, boolInt(s.Over), s.SkipRun, s.LastRound)
 	b = append(b, s.Phase...)
 	b = append(b, 0)
 	b = append(b, s.EndReason...)

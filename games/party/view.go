@@ -201,6 +201,9 @@ func (g *Game) entry(seq int, r engine.Record) (Entry, bool) {
 			e.Text = fmt.Sprintf("Turn %d: %s's turn", ev.Amount, name)
 		case evTurnSkip:
 			e.Text = name + " skips this turn"
+			if st, _ := ev.Data.(string); st != "" && st != SkippingTurn {
+				e.Text += " (" + strings.ToLower(strings.ReplaceAll(st, "_", " ")) + ")"
+			}
 		case evRolled:
 			e.Text = fmt.Sprintf("%s rolls %d", name, ev.Amount)
 		case evExit:
@@ -230,8 +233,9 @@ func (g *Game) entry(seq int, r engine.Record) (Entry, bool) {
 		case evSwapped:
 			e.Text = name + " swaps places with " + g.Match.EntityName(ev.Target)
 		case evStat:
-			st := g.State.Players[ev.Player].Stats[fmt.Sprint(ev.Data)]
-			e.Text = fmt.Sprintf("%s's %s: %s", name, ev.Data, formatNumber(st.Display))
+			if ch, ok := ev.Data.(StatChange); ok {
+				e.Text = fmt.Sprintf("%s's %s: %s", name, ch.Stat, formatNumber(ch.Display))
+			}
 		case evTurnEnd:
 			return e, false
 		case evGameOver:
