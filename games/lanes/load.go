@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -61,8 +62,15 @@ func Detect(data []byte) bool {
 	var head struct {
 		Game string `json:"game"`
 	}
-	return json.Unmarshal(data, &head) == nil && head.Game == "lanes"
+	if err := json.Unmarshal(data, &head); err == nil {
+		return head.Game == "lanes"
+	}
+	// Not valid JSON: claim it if it says so, so that the syntax error is
+	// reported with its position.
+	return gameField.Match(data)
 }
+
+var gameField = regexp.MustCompile(`"game"\s*:\s*"lanes"`)
 
 var schemas = sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
 	doc, err := decodeJSON(schemaJSON)
@@ -158,22 +166,53 @@ func Load(file string, data []byte) (*Def, diag.List) {
 	}
 	full, _ := schemas()
 	schemaErrors(full.Validate(doc), r)
-	if r.List.HasErrors() {
+	bad := len(r.List)
+	var f fileData
+	if err := json.Unmarshal(data, &f); err != nil {
+		if bad == 0 {
+			r.Errorf("", "%v", err)
+		}
 		r.List.Sort()
 		return nil, r.List
 	}
-	var f fileData
-	if err := json.Unmarshal(data, &f); err != nil {
-		r.Errorf("", "%v", err)
-		return nil, r.List
-	}
+	// The checks beyond the schema run even when it failed, so that every
+	// problem is reported at once; where the schema already complained,
+	// they stay silent.
 	setPointers("", f.TriggerTypes, f.Drones, f.Cards)
-	def := build(&f, file, r)
+	def := build(&f, file, &quiet{r: r, near: r.List[:bad:bad]})
 	r.List.Sort()
 	if r.List.HasErrors() {
 		return nil, r.List
 	}
 	return def, r.List
+}
+
+// quiet passes diagnostics on, except those at or below a place that
+// already has one.
+type quiet struct {
+	r    *diag.Reporter
+	near diag.List
+}
+
+func (q *quiet) covered(ptr string) bool {
+	for _, d := range q.near {
+		if ptr == d.Pointer || strings.HasPrefix(ptr, d.Pointer+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (q *quiet) Errorf(ptr, format string, args ...any) {
+	if !q.covered(ptr) {
+		q.r.Errorf(ptr, format, args...)
+	}
+}
+
+func (q *quiet) Warnf(ptr, format string, args ...any) {
+	if !q.covered(ptr) {
+		q.r.Warnf(ptr, format, args...)
+	}
 }
 
 // schemaErrors turns the validator's errors into diagnostics, one per
