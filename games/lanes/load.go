@@ -17,6 +17,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 //go:embed lanes.json
@@ -277,7 +279,7 @@ func leafMessage(e *jsonschema.ValidationError) string {
 	case *kind.Type:
 		return fmt.Sprintf("is a %s; it must be a %s", k.Got, strings.Join(k.Want, " or "))
 	}
-	return e.ErrorKind.LocalizedString(nil)
+	return e.ErrorKind.LocalizedString(printer)
 }
 
 func enumMessage(k *kind.Enum) string {
@@ -304,6 +306,9 @@ func quoteAll(names []string) []string {
 	}
 	return out
 }
+
+// printer formats the validator's own messages.
+var printer = message.NewPrinter(language.English)
 
 // builder checks a decoded game file and compiles it.
 type builder struct {
