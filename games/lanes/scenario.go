@@ -197,6 +197,11 @@ func (sc *Scenario) Start(dir string) (*ScenarioRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sc.StartWith(def)
+}
+
+// StartWith sets up the scenario's board with a game already loaded.
+func (sc *Scenario) StartWith(def *Def) (*ScenarioRun, error) {
 	names := [2]string{"A", "B"}
 	if len(sc.Players) > 0 {
 		if len(sc.Players) != 2 || sc.Players[0] == sc.Players[1] {
