@@ -126,6 +126,7 @@ const (
 
 var modStatNames = [...]string{"attack", "shields", "speed"}
 
+// String returns the stat's name as game files write it.
 func (s Stat) String() string { return modStatNames[s] }
 
 func parseModStat(name string) (Stat, bool) {
@@ -153,6 +154,7 @@ const (
 
 var phaseNames = [...]string{"deployment", "action", "over"}
 
+// String returns the phase's name.
 func (p Phase) String() string { return phaseNames[p] }
 
 // ParsePhase returns the phase with the given name.

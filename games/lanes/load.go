@@ -138,6 +138,7 @@ func decodeJSON(data []byte) (any, error) {
 // trailingError is data after a document's top-level value.
 type trailingError struct{ offset int64 }
 
+// Error implements error.
 func (e *trailingError) Error() string { return "unexpected data after the top-level value" }
 
 // reporter receives the problems found in game data.
@@ -205,12 +206,14 @@ func (q *quiet) covered(ptr string) bool {
 	return false
 }
 
+// Errorf reports an error unless its place already has one.
 func (q *quiet) Errorf(ptr, format string, args ...any) {
 	if !q.covered(ptr) {
 		q.r.Errorf(ptr, format, args...)
 	}
 }
 
+// Warnf reports a warning unless its place already has an error.
 func (q *quiet) Warnf(ptr, format string, args ...any) {
 	if !q.covered(ptr) {
 		q.r.Warnf(ptr, format, args...)

@@ -28,6 +28,7 @@ const (
 
 var actionNames = [...]string{"pass", "deploy", "move", "attack", "play"}
 
+// String returns the action's name.
 func (k ActionKind) String() string { return actionNames[k] }
 
 // Action is one player's command.

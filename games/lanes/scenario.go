@@ -280,10 +280,12 @@ type collector struct {
 	list   diag.List
 }
 
+// Errorf records an error.
 func (c *collector) Errorf(ptr, format string, args ...any) {
 	c.list = append(c.list, diag.Diagnostic{Pointer: c.prefix + ptr, Severity: diag.Error, Message: fmt.Sprintf(format, args...)})
 }
 
+// Warnf ignores warnings: a scenario fails only on errors.
 func (c *collector) Warnf(string, string, ...any) {}
 
 func (c *collector) errs() bool { return c.list.HasErrors() }
