@@ -187,9 +187,8 @@ type CardDef struct {
 	index int
 	calls []engine.EffectCall
 	// moves is the MULTI_MOVE effect's count, 0 for other cards.
-	moves        int
-	descriptions []string
-	ptr          string
+	moves int
+	ptr   string
 }
 
 // EngineRules returns the engine rules of matches of this game.

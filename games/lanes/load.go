@@ -825,7 +825,6 @@ func (b *builder) cardEffects(c *CardDef) {
 			c.moves = a.Count
 		}
 		c.calls = append(c.calls, call)
-		c.descriptions = append(c.descriptions, describe(call))
 	}
 	if c.Targeting.Type == "DRONES" && c.moves == 0 {
 		b.errorf(c.ptr+"/targeting/type", "DRONES targeting selects drones for a MULTI_MOVE, which this card lacks")
