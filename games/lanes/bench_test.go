@@ -1,0 +1,168 @@
+package lanes
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tabulagames/tabula/scenario"
+)
+
+// midGame is a board in the middle of a game: about 50 cards in each deck,
+// 5 in each hand, two or three drones in each lane. A's Anansi is in lane
+// 2 and A's Odin in lane 1; extra drones are added to A's lane 2.
+func midGame(extraLane2 ...DroneSpec) *Scenario {
+	var deck []string
+	for i := range 50 {
+		deck = append(deck, Builtin().Cards[i%len(Builtin().Cards)].ID)
+	}
+	ds := func(names ...string) []DroneSpec {
+		var out []DroneSpec
+		for _, n := range names {
+			out = append(out, DroneSpec{Drone: n})
+		}
+		return out
+	}
+	eight := 8
+	return &Scenario{Seed: 1, Setup: SetupSpec{Players: map[string]PlayerSpec{
+		"A": {Energy: &eight, Deck: deck,
+			Hand:  []string{"Deploy_Proximity_Mine", "Laser_Blast", "Intel_Report", "Overcharge", "Tractor_Beam"},
+			Lanes: map[int][]DroneSpec{1: ds("Gladiator", "Odin"), 2: append(ds("Thor", "Anansi", "War Machine"), extraLane2...), 3: ds("Osiris", "Specter", "Scanner")}},
+		"B": {Energy: &eight, Deck: deck,
+			Hand:  []string{"Laser_Blast", "Intel_Report", "Overcharge", "Reposition", "Power_Surge"},
+			Lanes: map[int][]DroneSpec{1: ds("Firefly", "Gladiator"), 2: ds("War Machine", "Osiris"), 3: ds("Thor", "Specter", "Signal Beacon")}},
+	}}}
+}
+
+var (
+	playMine = Action{Kind: Play, Card: 0, Lane: 2}
+	// moveIntoMine moves A's Gladiator (the first drone of the board) from
+	// lane 1 into lane 2.
+	moveIntoMine = Action{Kind: Move, ID: FirstDrone, Lane: 2}
+)
+
+func startMid(tb testing.TB, sc *Scenario) *ScenarioRun {
+	run, err := sc.StartWith(Builtin())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return run
+}
+
+// TestBenchmarkBoards checks that the benchmarks measure what they say.
+func TestBenchmarkBoards(t *testing.T) {
+	run := startMid(t, midGame())
+	if err := run.M.Do(0, playMine); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := run.M.Trace(run.From), []string{"Anansi←system@1", "Odin←Anansi@2"}; !slices.Equal(got, want) {
+		t.Errorf("mine card: trace %q, want %q", got, want)
+	}
+	run = startMid(t, midGame(DroneSpec{Drone: "Proximity Mine"}))
+	if err := run.M.Do(0, moveIntoMine); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := run.M.Trace(run.From), []string{"Proximity Mine←system@1"}; !slices.Equal(got, want) {
+		t.Errorf("proximity mine: trace %q, want %q", got, want)
+	}
+}
+
+// TestCascadeAllocations: effects change the state in place, so a
+// command's cascade allocates a few small objects (its arguments, event
+// payloads, log growth), never a copy of the state.
+func TestCascadeAllocations(t *testing.T) {
+	sc := midGame()
+	allocs := 0.0
+	for range 20 {
+		run := startMid(t, sc)
+		allocs += testing.AllocsPerRun(1, func() { run.M.Do(0, playMine) })
+	}
+	if avg := allocs / 20; avg > 40 {
+		t.Errorf("the mine card's cascade makes %.0f allocations, want at most 40", avg)
+	}
+}
+
+// BenchmarkChaosCascade runs the PRD §5.2 cascade through the data
+// pipeline: drones declared in the scenario file and compiled into
+// triggers, the game's own effects, a match built and set up per
+// operation (like the core's BenchmarkChaosCascade), one move.
+func BenchmarkChaosCascade(b *testing.B) {
+	path := filepath.Join(examples, "03-chaos-cascade.scenario.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sc Scenario
+	if err := scenario.Decode(data, &sc); err != nil {
+		b.Fatal(err)
+	}
+	def, err := sc.game(examples)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run, err := sc.StartWith(def)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, move, err := run.Action(sc.Commands[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		run, _ := sc.StartWith(def)
+		if err := run.M.Do(p, move); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMineCardCascade is the deepest cascade the original game
+// supported, on a mid-game board: A plays a Mine card into the lane of A's
+// Anansi, Anansi draws, Odin reacts to the draw. One op is the command
+// (the card, its cascade, the end of the turn); setting up the board is
+// not timed.
+func BenchmarkMineCardCascade(b *testing.B) {
+	benchCommand(b, midGame(), playMine)
+}
+
+// BenchmarkProximityMine: on the same board, a drone moves into a lane
+// with a Proximity Mine, which hits it and is destroyed.
+func BenchmarkProximityMine(b *testing.B) {
+	benchCommand(b, midGame(DroneSpec{Drone: "Proximity Mine"}), moveIntoMine)
+}
+
+func benchCommand(b *testing.B, sc *Scenario, a Action) {
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		run := startMid(b, sc)
+		b.StartTimer()
+		if err := run.M.Do(0, a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBotGame plays whole games, bots on both sides, from a new match
+// to the end; seeds cycle through 1..16.
+func BenchmarkBotGame(b *testing.B) {
+	b.ReportAllocs()
+	games, commands := 0, 0
+	for b.Loop() {
+		seed := uint64(games%16 + 1)
+		m, err := NewMatch(Builtin(), seed, [2]string{"A", "B"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := PlayBots(m, [2]*Bot{NewBot(seed, 0), NewBot(seed, 1)}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		games++
+		commands += n
+	}
+	b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(float64(commands)/float64(games), "commands/game")
+}

@@ -1,0 +1,832 @@
+package lanes
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/engine"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+//go:embed lanes.json
+var builtinJSON []byte
+
+//go:embed lanes-1.schema.json
+var schemaJSON []byte
+
+// BuiltinFile is the name the embedded game file is reported under.
+const BuiltinFile = "games/lanes/lanes.json"
+
+// SchemaName is the name of the published schema (tabula schema lanes).
+const SchemaName = "lanes"
+
+// Schema returns the JSON Schema of lanes game files, as published in
+// docs/schema/lanes-1.schema.json.
+func Schema() []byte { return schemaJSON }
+
+// BuiltinData returns the embedded game file: the drones and cards of the
+// plan.
+func BuiltinData() []byte { return builtinJSON }
+
+var builtin = sync.OnceValue(func() *Def {
+	def, diags := Load(BuiltinFile, builtinJSON)
+	if def == nil {
+		panic("lanes: the embedded game file is invalid:\n" + listString(diags))
+	}
+	return def
+})
+
+// Builtin returns the embedded game, loaded once.
+func Builtin() *Def { return builtin() }
+
+func listString(l diag.List) string {
+	var b strings.Builder
+	l.Print(&b)
+	return b.String()
+}
+
+// Detect reports whether a file's contents are a lanes game file: a JSON
+// object whose "game" is "lanes".
+func Detect(data []byte) bool {
+	var head struct {
+		Game string `json:"game"`
+	}
+	if err := json.Unmarshal(data, &head); err == nil {
+		return head.Game == "lanes"
+	}
+	// Not valid JSON: claim it if it says so, so that the syntax error is
+	// reported with its position.
+	return gameField.Match(data)
+}
+
+var gameField = regexp.MustCompile(`"game"\s*:\s*"lanes"`)
+
+var schemas = sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
+	doc, err := decodeJSON(schemaJSON)
+	if err != nil {
+		panic("lanes: schema: " + err.Error())
+	}
+	c := jsonschema.NewCompiler()
+	const url = "https://tabula.invalid/lanes-1.schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		panic("lanes: schema: " + err.Error())
+	}
+	return c.MustCompile(url), c.MustCompile(url + "#/$defs/extension")
+})
+
+// schemaProperties are every property name the schema knows, for "did
+// you mean" on a misspelt one.
+var schemaProperties = sync.OnceValue(func() []string {
+	var doc any
+	json.Unmarshal(schemaJSON, &doc)
+	seen := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				for k := range props {
+					seen[k] = true
+				}
+			}
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	var names []string
+	for k := range seen {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+})
+
+// decodeJSON decodes a document keeping numbers exact, as the schema
+// validator wants, and refuses anything after the top-level value.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &trailingError{offset: dec.InputOffset()}
+	}
+	return doc, nil
+}
+
+// trailingError is data after a document's top-level value.
+type trailingError struct{ offset int64 }
+
+// Error implements error.
+func (e *trailingError) Error() string { return "unexpected data after the top-level value" }
+
+// reporter receives the problems found in game data.
+type reporter interface {
+	Errorf(pointer, format string, args ...any)
+	Warnf(pointer, format string, args ...any)
+}
+
+// Load reads a lanes game file: JSON syntax, the JSON Schema, then the
+// checks the schema cannot express (names that must exist, owners and
+// scopes that suit their trigger, effects that suit their place). It
+// returns the game, or nil and every problem found, each at its place.
+func Load(file string, data []byte) (*Def, diag.List) {
+	r := diag.NewReporter(file, data)
+	doc, err := decodeJSON(data)
+	if err != nil {
+		var se *json.SyntaxError
+		var te *trailingError
+		line, col := 1, 1
+		switch {
+		case errors.As(err, &se):
+			line, col = diag.NewLocator(data).Position(int(max(se.Offset-1, 0)))
+		case errors.As(err, &te):
+			line, col = diag.NewLocator(data).Position(int(te.offset))
+		}
+		r.At(diag.Error, "", line, col, "not valid JSON: "+err.Error())
+		return nil, r.List
+	}
+	full, _ := schemas()
+	schemaErrors(full.Validate(doc), r)
+	bad := len(r.List)
+	var f fileData
+	if err := json.Unmarshal(data, &f); err != nil {
+		if bad == 0 {
+			r.Errorf("", "%v", err)
+		}
+		r.List.Sort()
+		return nil, r.List
+	}
+	// The checks beyond the schema run even when it failed, so that every
+	// problem is reported at once; where the schema already complained,
+	// they stay silent.
+	setPointers("", f.TriggerTypes, f.Drones, f.Cards)
+	def := build(&f, file, &quiet{r: r, near: r.List[:bad:bad]})
+	r.List.Sort()
+	if r.List.HasErrors() {
+		return nil, r.List
+	}
+	return def, r.List
+}
+
+// quiet passes diagnostics on, except those at or below a place that
+// already has one.
+type quiet struct {
+	r    *diag.Reporter
+	near diag.List
+}
+
+func (q *quiet) covered(ptr string) bool {
+	for _, d := range q.near {
+		if ptr == d.Pointer || strings.HasPrefix(ptr, d.Pointer+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// Errorf reports an error unless its place already has one.
+func (q *quiet) Errorf(ptr, format string, args ...any) {
+	if !q.covered(ptr) {
+		q.r.Errorf(ptr, format, args...)
+	}
+}
+
+// Warnf reports a warning unless its place already has an error.
+func (q *quiet) Warnf(ptr, format string, args ...any) {
+	if !q.covered(ptr) {
+		q.r.Warnf(ptr, format, args...)
+	}
+}
+
+// schemaErrors turns the validator's errors into diagnostics, one per
+// failed keyword, with a hint where one helps.
+func schemaErrors(err error, r reporter) {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		if err != nil {
+			r.Errorf("", "%v", err)
+		}
+		return
+	}
+	seen := map[string]bool{}
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if k, ok := e.ErrorKind.(*kind.AnyOf); ok && k != nil && len(e.Causes) > 0 {
+			// A trigger name: built-in (enum) or the file's own (pattern).
+			for _, c := range e.Causes {
+				if en, ok := c.ErrorKind.(*kind.Enum); ok {
+					report(e.InstanceLocation, enumMessage(en)+"; or declare it in triggerTypes", r, seen)
+					return
+				}
+			}
+		}
+		if len(e.Causes) == 0 {
+			report(e.InstanceLocation, leafMessage(e), r, seen)
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+}
+
+func report(loc []string, msg string, r reporter, seen map[string]bool) {
+	tokens := make([]any, len(loc))
+	for i, t := range loc {
+		tokens[i] = t
+	}
+	ptr := diag.Pointer(tokens...)
+	if key := ptr + "\x00" + msg; !seen[key] {
+		seen[key] = true
+		r.Errorf(ptr, "%s", msg)
+	}
+}
+
+func leafMessage(e *jsonschema.ValidationError) string {
+	switch k := e.ErrorKind.(type) {
+	case *kind.Enum:
+		return enumMessage(k)
+	case *kind.AdditionalProperties:
+		var parts []string
+		for _, p := range k.Properties {
+			parts = append(parts, fmt.Sprintf("unknown property %q%s", p, diag.DidYouMean(p, schemaProperties())))
+		}
+		return strings.Join(parts, "; ")
+	case *kind.Required:
+		return "missing " + strings.Join(quoteAll(k.Missing), ", ")
+	case *kind.Const:
+		return fmt.Sprintf("must be %v", jsonText(k.Want))
+	case *kind.Type:
+		return fmt.Sprintf("is a %s; it must be a %s", k.Got, strings.Join(k.Want, " or "))
+	}
+	return e.ErrorKind.LocalizedString(printer)
+}
+
+func enumMessage(k *kind.Enum) string {
+	var want []string
+	for _, w := range k.Want {
+		want = append(want, fmt.Sprint(w))
+	}
+	got := fmt.Sprint(k.Got)
+	return fmt.Sprintf("%s is not one of %s%s", jsonText(k.Got), strings.Join(want, ", "), diag.DidYouMean(got, want))
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
+	}
+	return out
+}
+
+// printer formats the validator's own messages.
+var printer = message.NewPrinter(language.English)
+
+// builder checks a decoded game file and compiles it.
+type builder struct {
+	def    *Def
+	r      reporter
+	errs   int
+	types  *engine.Types
+	extras map[string]*TriggerType
+}
+
+func (b *builder) errorf(ptr, format string, args ...any) {
+	b.errs++
+	b.r.Errorf(ptr, format, args...)
+}
+
+// build checks everything the schema cannot and compiles the abilities
+// into triggers. It returns nil if it found errors.
+func build(f *fileData, file string, r reporter) *Def {
+	def := &Def{File: file, Name: f.Name, Description: f.Description, Rules: f.Rules,
+		TriggerTypes: f.TriggerTypes, Drones: f.Drones, Cards: f.Cards}
+	b := &builder{def: def, r: r, extras: map[string]*TriggerType{}}
+	b.triggerTypes()
+	b.drones()
+	b.cards()
+	b.rules()
+	for _, d := range def.Drones {
+		for i, ab := range d.Abilities {
+			if t := b.ability(d, ab, fmt.Sprintf("%s/abilities/%d", d.ptr, i)); t != nil {
+				d.triggers = append(d.triggers, t)
+			}
+		}
+	}
+	for _, c := range def.Cards {
+		b.cardEffects(c)
+	}
+	if b.errs > 0 {
+		return nil
+	}
+	def.rules = &engine.Rules{Types: b.types, Effects: registry, Policy: engine.DepthFirst, Guard: engine.PerPair}
+	return def
+}
+
+func (b *builder) triggerTypes() {
+	internal := append(slices.Clone(internalEvents), "REPEAT")
+	for _, t := range b.def.TriggerTypes {
+		switch {
+		case b.extras[t.Name] != nil:
+			b.errorf(t.ptr+"/name", "trigger type %s is declared twice (first at %s)", t.Name, b.extras[t.Name].ptr)
+			continue
+		case slices.Contains(internal, t.Name):
+			b.errorf(t.ptr+"/name", "%s is the name of one of the game's own events; choose another", t.Name)
+			continue
+		}
+		if _, ok := builtinTrigger(t.Name); ok {
+			b.errorf(t.ptr+"/name", "%s is a built-in trigger type; declare only new ones", t.Name)
+			continue
+		}
+		b.extras[t.Name] = t
+	}
+	b.types = newTypes(b.def.TriggerTypes)
+	for _, t := range b.def.TriggerTypes {
+		id, _ := b.types.Lookup(t.Name)
+		if st, ok := parseModStat(t.FiredBy.StatRaised); ok {
+			b.def.raised[st] = append(b.def.raised[st], id)
+		}
+		if st, ok := parseModStat(t.FiredBy.StatLowered); ok {
+			b.def.lower[st] = append(b.def.lower[st], id)
+		}
+	}
+}
+
+func (b *builder) drones() {
+	first := map[string]string{}
+	for i, d := range b.def.Drones {
+		d.index = i
+		if p, dup := first[d.Name]; dup {
+			b.errorf(d.ptr+"/name", "a drone named %q is already defined at %s", d.Name, p)
+		}
+		first[d.Name] = d.ptr
+		d.Inert = slices.Contains(d.Keywords, "INERT")
+		d.Passive = slices.Contains(d.Keywords, "PASSIVE")
+		if d.Token && len(d.Abilities) == 0 && !d.Inert {
+			b.r.Warnf(d.ptr, "token %q has no abilities and is not INERT", d.Name)
+		}
+	}
+}
+
+func (b *builder) cards() {
+	first := map[string]string{}
+	for i, c := range b.def.Cards {
+		c.index = i
+		if p, dup := first[c.ID]; dup {
+			b.errorf(c.ptr+"/id", "a card with id %q is already defined at %s", c.ID, p)
+		}
+		first[c.ID] = c.ptr
+	}
+}
+
+func (b *builder) droneNames(tokens bool) []string {
+	var names []string
+	for _, d := range b.def.Drones {
+		if d.Token == tokens {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+func (b *builder) rules() {
+	rules := &b.def.Rules
+	for i, s := range rules.Sections {
+		ptr := fmt.Sprintf("/rules/sections/%d", i)
+		for j := range i {
+			if rules.Sections[j].Name == s.Name {
+				b.errorf(ptr+"/name", "two sections are named %q", s.Name)
+			}
+		}
+		if t := s.Thresholds; t.Critical > t.Damaged || t.Damaged >= s.Hull {
+			b.errorf(ptr+"/thresholds", "thresholds must satisfy critical <= damaged < hull (here %d, %d, %d)", t.Critical, t.Damaged, s.Hull)
+		}
+	}
+	var total ShipStats
+	for _, s := range rules.Sections {
+		total = total.add(s.Stats.Healthy)
+	}
+	if total.HandLimit == 0 {
+		b.r.Warnf("/rules/sections", "no section gives a hand limit: players never draw cards")
+	}
+	if total.CPULimit == 0 {
+		b.r.Warnf("/rules/sections", "no section gives a CPU limit: players can never deploy")
+	}
+	seen := map[string]bool{}
+	for i, name := range rules.Squad {
+		ptr := fmt.Sprintf("/rules/squad/%d", i)
+		d := b.def.Drone(name)
+		switch {
+		case d == nil:
+			b.errorf(ptr, "no drone named %q%s", name, diag.DidYouMean(name, b.droneNames(false)))
+		case d.Token:
+			b.errorf(ptr, "%s is a token: tokens are created by cards, not deployed", name)
+		case seen[name]:
+			b.r.Warnf(ptr, "%s is in the squad twice", name)
+		default:
+			b.def.squad = append(b.def.squad, d)
+		}
+		seen[name] = true
+	}
+	var ids []string
+	for _, c := range b.def.Cards {
+		ids = append(ids, c.ID)
+	}
+	for i, e := range rules.Deck {
+		ptr := fmt.Sprintf("/rules/deck/%d", i)
+		c := b.def.cardByID(e.Card)
+		if c == nil {
+			b.errorf(ptr+"/card", "no card with id %q%s", e.Card, diag.DidYouMean(e.Card, ids))
+			continue
+		}
+		if c.MaxInDeck > 0 && e.Count > c.MaxInDeck {
+			b.errorf(ptr+"/count", "a deck holds at most %d of %s", c.MaxInDeck, c.ID)
+		}
+		for range e.Count {
+			b.def.deck = append(b.def.deck, c.index)
+		}
+	}
+}
+
+func (d *Def) cardByID(id string) *CardDef {
+	for _, c := range d.Cards {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// abilityInfo is what the log says about an ability when it fires.
+type abilityInfo struct {
+	Drone       string
+	Ability     string
+	Trigger     string
+	Description string
+}
+
+// triggerNames lists the built-in trigger types and the file's own.
+func (b *builder) triggerNames() []string {
+	var names []string
+	for _, t := range builtinTriggers {
+		names = append(names, t.name)
+	}
+	for _, t := range b.def.TriggerTypes {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// ability checks one ability and compiles it into a trigger.
+func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger {
+	before := b.errs
+	info, ok := builtinTrigger(ab.Trigger)
+	if !ok {
+		x := b.extras[ab.Trigger]
+		if x == nil {
+			b.errorf(ptr+"/trigger", "unknown trigger %s%s; the trigger types are %s, or one declared in triggerTypes",
+				ab.Trigger, diag.DidYouMean(ab.Trigger, b.triggerNames()), strings.Join(b.triggerNames(), ", "))
+			return nil
+		}
+		info = triggerInfo{name: x.Name, cat: categoryNames[x.Category], droneSubject: true}
+	}
+	typ, _ := b.types.Lookup(ab.Trigger)
+	t := &engine.Trigger{Name: d.Name + ": " + ab.Name, On: []engine.EventType{typ}, Priority: engine.Mid}
+
+	owner, scope := ab.TriggerOwner, ab.TriggerScope
+	switch info.cat {
+	case catSelf:
+		t.Owner, t.Scope = engine.Self, engine.Anywhere
+		if owner != "" {
+			b.errorf(ptr+"/triggerOwner", "%s is a self trigger: it fires for this drone's own actions, so it takes no triggerOwner; remove it", ab.Trigger)
+		}
+		if scope != "" && scope != "SELF" {
+			b.errorf(ptr+"/triggerScope", "%s is a self trigger: its scope can only be SELF", ab.Trigger)
+		}
+	case catController:
+		switch owner {
+		case "", "CONTROLLER":
+			t.Owner = engine.Controller
+		case "OPPONENT":
+			t.Owner = engine.Opponent
+		case "ANY":
+			t.Owner = engine.Any
+		default:
+			b.errorf(ptr+"/triggerOwner", "%s is a player trigger: its owner is CONTROLLER, OPPONENT or ANY, not %s", ab.Trigger, owner)
+		}
+		switch scope {
+		case "", "ANY_LANE":
+			t.Scope = engine.Anywhere
+		case "SAME_LANE":
+			t.Scope = engine.Here
+		default:
+			b.errorf(ptr+"/triggerScope", "%s is a player trigger: its scope is SAME_LANE or ANY_LANE, not %s", ab.Trigger, scope)
+		}
+	case catLane:
+		t.Scope = engine.Here
+		switch owner {
+		case "LANE_OWNER":
+			t.Owner = engine.LaneOwner
+		case "LANE_ENEMY":
+			t.Owner = engine.LaneEnemy
+		case "ANY":
+			t.Owner = engine.LaneAny
+		case "":
+			b.errorf(ptr, "%s is a lane trigger: say whose drones set it off with triggerOwner LANE_OWNER, LANE_ENEMY or ANY", ab.Trigger)
+		default:
+			b.errorf(ptr+"/triggerOwner", "%s is a lane trigger: its owner is LANE_OWNER, LANE_ENEMY or ANY, not %s", ab.Trigger, owner)
+		}
+		if scope != "" && scope != "SAME_LANE" {
+			b.errorf(ptr+"/triggerScope", "%s is a lane trigger: it listens in the drone's own lane, so its scope can only be SAME_LANE", ab.Trigger)
+		}
+	}
+
+	f := &abilityFilter{actionOnly: info.actionOnly}
+	if tf := ab.TriggerFilter; tf != nil {
+		if (tf.CardType != "" || tf.CardSubType != "") && ab.Trigger != "ON_CARD_PLAY" {
+			b.errorf(ptr+"/triggerFilter", "cardType and cardSubType filter ON_CARD_PLAY only")
+		}
+		f.cardType, f.cardSubType = tf.CardType, tf.CardSubType
+		if tf.CardSubType != "" {
+			var subs []string
+			for _, c := range b.def.Cards {
+				if c.SubType != "" && !slices.Contains(subs, c.SubType) {
+					subs = append(subs, c.SubType)
+				}
+			}
+			if !slices.Contains(subs, tf.CardSubType) {
+				b.r.Warnf(ptr+"/triggerFilter/cardSubType", "no card has subType %q%s", tf.CardSubType, diag.DidYouMean(tf.CardSubType, subs))
+			}
+		}
+		if tf.DroneStatFilter != nil {
+			if !info.droneSubject {
+				b.errorf(ptr+"/triggerFilter/droneStatFilter", "%s events are not about a drone, so droneStatFilter cannot apply", ab.Trigger)
+			}
+			f.stat = tf.DroneStatFilter
+		}
+	}
+
+	var calls []engine.EffectCall
+	var descs []string
+	for i, raw := range ab.Effects {
+		if c, ok := b.effect(raw, fmt.Sprintf("%s/effects/%d", ptr, i), effectPlace{info: &info}); ok {
+			calls = append(calls, c)
+			descs = append(descs, describe(c))
+		}
+	}
+	if len(ab.Effects) == 0 && len(ab.ConditionalEffects) == 0 {
+		b.errorf(ptr+"/effects", "the ability does nothing: give it effects or conditionalEffects")
+	}
+	divisor := ab.ScalingDivisor
+	switch {
+	case divisor > 0 && !info.amount && b.extras[ab.Trigger] == nil:
+		b.errorf(ptr+"/scalingDivisor", "%s events carry no amount to scale by; scalingDivisor applies to ON_CARD_DRAWN, ON_ENERGY_GAINED and declared stat types", ab.Trigger)
+	case divisor == 0 && info.amount:
+		divisor = 1 // once per card drawn, per energy gained
+	}
+	if divisor > 0 && len(calls) > 0 {
+		f.divisor = divisor
+		descs = []string{strings.Join(descs, ", ") + " " + perText(ab.Trigger, divisor)}
+		calls = []engine.EffectCall{call(idRepeat, repeatArgs{Divisor: divisor, Calls: calls})}
+	}
+	var conds []string
+	for i, ce := range ab.ConditionalEffects {
+		cptr := fmt.Sprintf("%s/conditionalEffects/%d", ptr, i)
+		if ab.Trigger != "ON_ATTACK" {
+			b.errorf(cptr, "conditionalEffects look at an attack's result: they need trigger ON_ATTACK")
+			continue
+		}
+		if c, ok := b.effect(ce.GrantedEffect, cptr+"/grantedEffect", effectPlace{info: &info}); ok {
+			calls = append(calls, call(idConditional, conditionalArgs{Condition: ce.Condition, Call: c}))
+			descs = append(descs, fmt.Sprintf("if %s: %s", conditionText[ce.Condition], describe(c)))
+			conds = append(conds, ce.Condition)
+		}
+	}
+	if len(ab.Effects) == 0 {
+		f.conds = conds // without other effects, the ability fires only when a condition holds
+	}
+	if ab.GrantsGoAgain {
+		calls = append(calls, call(idGoAgain, noArgs{}))
+		descs = append(descs, "go again")
+	}
+	if ab.DestroyAfterTrigger {
+		t.Once = true
+		calls = append(calls, call(idDestroy, scopeArgs{Scope: "SELF"}))
+		descs = append(descs, "then it is destroyed")
+	}
+	if b.errs > before {
+		return nil
+	}
+	t.Effects = calls
+	if f.needed() {
+		t.Filter = f
+	}
+	t.Data = &abilityInfo{Drone: d.Name, Ability: ab.Name, Trigger: ab.Trigger, Description: strings.Join(descs, "; ")}
+	return t
+}
+
+// perText says how a scaled ability repeats: "per 2 energy gained
+// (rounded down)".
+func perText(trigger string, divisor int) string {
+	unit, units := "point", "points"
+	switch trigger {
+	case "ON_CARD_DRAWN":
+		unit, units = "card drawn", "cards drawn"
+	case "ON_ENERGY_GAINED":
+		unit, units = "energy gained", "energy gained"
+	}
+	if divisor == 1 {
+		return "per " + unit
+	}
+	return fmt.Sprintf("per %d %s (rounded down)", divisor, units)
+}
+
+var conditionText = map[string]string{
+	"ON_SHIP_SECTION_HULL_DAMAGE": "the attack damaged a ship section's hull",
+	"ON_SHIP_SECTION_DAMAGE":      "the attack damaged a ship section",
+	"ON_DRONE_HULL_DAMAGE":        "the attack damaged a drone's hull",
+	"ON_TARGET_DESTROYED":         "the attack destroyed its target",
+}
+
+// effectPlace says where an effect is: in an ability (info set) or a card.
+type effectPlace struct {
+	info *triggerInfo
+	card *CardDef
+}
+
+// effect checks one effect object and decodes it into a call.
+func (b *builder) effect(raw json.RawMessage, ptr string, at effectPlace) (engine.EffectCall, bool) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		b.errorf(ptr, "an effect is an object with a type: %v", err)
+		return engine.EffectCall{}, false
+	}
+	var name string
+	json.Unmarshal(fields["type"], &name)
+	where, ok := dataEffects[name]
+	if !ok {
+		b.errorf(ptr+"/type", "unknown effect %s%s", name, diag.DidYouMean(name, dataEffectNames))
+		return engine.EffectCall{}, false
+	}
+	if at.card == nil && !strings.Contains(where, "a") {
+		b.errorf(ptr+"/type", "%s is a card effect: it moves the drones a card targets", name)
+		return engine.EffectCall{}, false
+	}
+	if at.card != nil && !strings.Contains(where, "c") {
+		b.errorf(ptr+"/type", "%s is an ability effect: cards cannot use it", name)
+		return engine.EffectCall{}, false
+	}
+	delete(fields, "type")
+	args, _ := json.Marshal(fields)
+	c, err := registry.Decode(name, args)
+	if err != nil {
+		b.errorf(ptr, "%v", err)
+		return engine.EffectCall{}, false
+	}
+	before := b.errs
+	switch a := c.Args.(type) {
+	case valueScopeArgs:
+		a.Scope = b.scope(name, a.Scope, ptr, at)
+		c.Args = a
+	case scopeArgs:
+		a.Scope = b.scope(name, a.Scope, ptr, at)
+		c.Args = a
+	case modifyArgs:
+		a.Scope = b.scope(name, a.Scope, ptr, at)
+		c.Args = a
+	case markArgs:
+		if a.Scope == "" {
+			a.Scope = "SAME_LANE"
+		}
+		if a.Filter == "" {
+			a.Filter = "NOT_MARKED"
+		}
+		c.Args = a
+	case tokenArgs:
+		k := b.def.Drone(a.TokenName)
+		switch {
+		case k == nil:
+			b.errorf(ptr+"/tokenName", "no drone named %q%s", a.TokenName, diag.DidYouMean(a.TokenName, b.droneNames(true)))
+		case !k.Token:
+			b.errorf(ptr+"/tokenName", "%s is not a token (\"token\": true): cards create only tokens", a.TokenName)
+		}
+		if at.card != nil && at.card.Targeting.Type != "LANE" && at.card.Targeting.Type != "DRONE" {
+			b.errorf(ptr, "CREATE_TOKENS places tokens in the card's lane: the card must target a LANE")
+		}
+	case singleMoveArgs:
+		if at.card.Targeting.Type != "DRONE" {
+			b.errorf(ptr, "SINGLE_MOVE moves the card's target: the card's targeting must be DRONE")
+		}
+	case multiMoveArgs:
+		if at.card.Targeting.Type != "DRONES" {
+			b.errorf(ptr, "MULTI_MOVE moves the drones the card selects: the card's targeting must be DRONES")
+		}
+		if len(at.card.Effects) != 1 {
+			b.errorf(ptr, "MULTI_MOVE must be its card's only effect: each move is resolved on its own")
+		}
+	}
+	return c, b.errs == before
+}
+
+// scope checks an effect's scope, or fills in its default.
+func (b *builder) scope(name, scope, ptr string, at effectPlace) string {
+	if at.card != nil {
+		tt := at.card.Targeting.Type
+		if scope == "" {
+			switch {
+			case tt == "DRONE":
+				return "TARGET"
+			case tt == "LANE" && name == "DAMAGE":
+				return "LANE_ENEMIES"
+			}
+			b.errorf(ptr, "say which drones %s affects: scope TARGET (with DRONE targeting) or LANE_ENEMIES", name)
+			return scope
+		}
+		switch scope {
+		case "SELF", "TRIGGERING_DRONE":
+			b.errorf(ptr+"/scope", "%s names a drone whose ability fired; a card has none: use TARGET or LANE_ENEMIES", scope)
+		case "TARGET":
+			if tt != "DRONE" {
+				b.errorf(ptr+"/scope", "scope TARGET needs the card to target a DRONE")
+			}
+		case "LANE_ENEMIES":
+			if tt != "LANE" && tt != "DRONE" {
+				b.errorf(ptr+"/scope", "scope LANE_ENEMIES needs the card to target a LANE or a DRONE")
+			}
+		}
+		return scope
+	}
+	info := at.info
+	if scope == "" {
+		switch {
+		case name == "HEAL_HULL" || name == "MODIFY_STAT" || name == "DESTROY":
+			return "SELF"
+		case info.cat == catLane:
+			return "TRIGGERING_DRONE"
+		}
+		b.errorf(ptr, "say which drone %s affects: scope SELF, TRIGGERING_DRONE or LANE_ENEMIES", name)
+		return scope
+	}
+	switch scope {
+	case "TARGET":
+		b.errorf(ptr+"/scope", "scope TARGET is a card's target; an ability has none: use SELF, TRIGGERING_DRONE or LANE_ENEMIES")
+	case "TRIGGERING_DRONE":
+		if !info.droneSubject {
+			b.errorf(ptr+"/scope", "%s events are not about a drone: TRIGGERING_DRONE names nothing", info.name)
+		}
+	}
+	return scope
+}
+
+func (b *builder) cardEffects(c *CardDef) {
+	if tt := c.Targeting.Type; (tt == "DRONE" || tt == "DRONES") && c.Targeting.Affinity == "" {
+		c.Targeting.Affinity = "ANY"
+		if tt == "DRONES" {
+			c.Targeting.Affinity = "FRIENDLY"
+		}
+	}
+	for i, raw := range c.Effects {
+		call, ok := b.effect(raw, fmt.Sprintf("%s/effects/%d", c.ptr, i), effectPlace{card: c})
+		if !ok {
+			continue
+		}
+		if a, ok := call.Args.(multiMoveArgs); ok {
+			c.moves = a.Count
+		}
+		c.calls = append(c.calls, call)
+	}
+	if c.Targeting.Type == "DRONES" && c.moves == 0 {
+		b.errorf(c.ptr+"/targeting/type", "DRONES targeting selects drones for a MULTI_MOVE, which this card lacks")
+	}
+}

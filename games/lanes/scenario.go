@@ -1,0 +1,655 @@
+package lanes
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/scenario"
+)
+
+// Scenario is a lanes scenario file (docs/scenarios.md, "Drone lanes"): a
+// board set up by hand, commands, and what must come out of them.
+type Scenario struct {
+	Game        string `yaml:"game"`
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Data is the game file, relative to the scenario (default: the
+	// built-in game).
+	Data string `yaml:"data"`
+	// Define adds trigger types, drones and cards to the game, in the game
+	// file's format; a drone or card with an existing name or id replaces it.
+	Define   any           `yaml:"define"`
+	Seed     uint64        `yaml:"seed"`
+	Players  []string      `yaml:"players"`
+	Setup    SetupSpec     `yaml:"setup"`
+	Commands []CommandSpec `yaml:"commands"`
+	Expect   ExpectSpec    `yaml:"expect"`
+}
+
+// SetupSpec is the state the scenario starts from.
+type SetupSpec struct {
+	Round   int                   `yaml:"round"`
+	Phase   string                `yaml:"phase"`
+	Turn    string                `yaml:"turn"`
+	Players map[string]PlayerSpec `yaml:"players"`
+}
+
+// PlayerSpec is one player's side of the setup. Drones are listed on the
+// board they sit on, left to right: a mine a card put on A's board is in
+// A's lanes.
+type PlayerSpec struct {
+	Energy   *int                   `yaml:"energy"`
+	Budget   *int                   `yaml:"budget"`
+	Threat   int                    `yaml:"threat"`
+	Passed   bool                   `yaml:"passed"`
+	Hand     []string               `yaml:"hand"`
+	Deck     []string               `yaml:"deck"`
+	Discard  []string               `yaml:"discard"`
+	Sections map[string]SectionSpec `yaml:"sections"`
+	Lanes    map[int][]DroneSpec    `yaml:"lanes"`
+}
+
+// SectionSpec sets a ship section's hull and shields.
+type SectionSpec struct {
+	Hull    *int `yaml:"hull"`
+	Shields *int `yaml:"shields"`
+}
+
+// DroneSpec is a drone of the setup: a name, or an object.
+type DroneSpec struct {
+	Drone string `yaml:"drone"`
+	// As is the drone's label in traces and expectations.
+	As        string `yaml:"as"`
+	Hull      *int   `yaml:"hull"`
+	Shields   *int   `yaml:"shields"`
+	Attack    *int   `yaml:"attack"`
+	Exhausted bool   `yaml:"exhausted"`
+	Marked    bool   `yaml:"marked"`
+}
+
+// UnmarshalYAML accepts a plain drone name for a drone as it comes.
+func (d *DroneSpec) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		d.Drone = n.Value
+		return nil
+	}
+	type plain DroneSpec
+	return n.Decode((*plain)(d))
+}
+
+// CommandSpec is one command of a scenario.
+type CommandSpec struct {
+	Player string `yaml:"player"`
+	Deploy string `yaml:"deploy"`
+	Move   string `yaml:"move"`
+	Attack string `yaml:"attack"`
+	Play   string `yaml:"play"`
+	Pass   bool   `yaml:"pass"`
+	// Lane is where a drone is deployed or a card is played.
+	Lane int `yaml:"lane"`
+	// To is where a drone moves (move, and a card's moves).
+	To int `yaml:"to"`
+	// Target is the drone or enemy ship section (by name) attacked, or the
+	// drone a card targets.
+	Target string   `yaml:"target"`
+	Drones []string `yaml:"drones"`
+	// Reject, if set, expects the command to be refused with a reason
+	// containing this text.
+	Reject string `yaml:"reject"`
+}
+
+// ExpectSpec is what must hold after the commands. Only what is written is
+// checked.
+type ExpectSpec struct {
+	// Trace is every trigger firing of the commands, in order.
+	Trace *[]string `yaml:"trace"`
+	// Deepest is the deepest firing's chain depth.
+	Deepest *int                    `yaml:"deepest"`
+	Drones  map[string]DroneExpect  `yaml:"drones"`
+	Players map[string]PlayerExpect `yaml:"players"`
+	Turn    string                  `yaml:"turn"`
+	Phase   string                  `yaml:"phase"`
+	Round   *int                    `yaml:"round"`
+	Winner  string                  `yaml:"winner"`
+	// Log lists lines that must appear, in this order, in the readable
+	// log of the commands.
+	Log []string `yaml:"log"`
+}
+
+// DroneExpect is what a drone must be like.
+type DroneExpect struct {
+	Attack       *int  `yaml:"attack"`
+	Hull         *int  `yaml:"hull"`
+	Shields      *int  `yaml:"shields"`
+	Speed        *int  `yaml:"speed"`
+	Lane         *int  `yaml:"lane"`
+	Drew         *int  `yaml:"drew"`
+	EnergyGained *int  `yaml:"energyGained"`
+	Exhausted    *bool `yaml:"exhausted"`
+	Destroyed    *bool `yaml:"destroyed"`
+	Marked       *bool `yaml:"marked"`
+}
+
+// PlayerExpect is what a player must be like.
+type PlayerExpect struct {
+	Hand         *int                     `yaml:"hand"`
+	Deck         *int                     `yaml:"deck"`
+	Discard      *int                     `yaml:"discard"`
+	Energy       *int                     `yaml:"energy"`
+	Budget       *int                     `yaml:"budget"`
+	Threat       *int                     `yaml:"threat"`
+	Drawn        *int                     `yaml:"drawn"`
+	EnergyGained *int                     `yaml:"energyGained"`
+	Damage       *int                     `yaml:"damage"`
+	Sections     map[string]SectionExpect `yaml:"sections"`
+}
+
+// SectionExpect is what a ship section must be like.
+type SectionExpect struct {
+	Hull    *int `yaml:"hull"`
+	Shields *int `yaml:"shields"`
+}
+
+// RunScenario runs a lanes scenario file and reports every expectation
+// that failed.
+func RunScenario(path string, data []byte) *scenario.Result {
+	r := &scenario.Result{File: path, Name: path}
+	var sc Scenario
+	if err := scenario.Decode(data, &sc); err != nil {
+		r.Failf("reading the scenario: %v", err)
+		return r
+	}
+	if sc.Name != "" {
+		r.Name = sc.Name
+	}
+	run, err := sc.Start(filepath.Dir(path))
+	if err != nil {
+		r.Failf("%v", err)
+		return r
+	}
+	run.Play(r)
+	run.Check(r)
+	return r
+}
+
+// ScenarioRun is a scenario being run: its match, and where the commands'
+// records begin.
+type ScenarioRun struct {
+	Sc    *Scenario
+	M     *Match
+	From  int
+	names [2]string
+}
+
+// Start loads the scenario's game (with its definitions) and sets up the
+// board. dir is the folder relative paths are read from.
+func (sc *Scenario) Start(dir string) (*ScenarioRun, error) {
+	def, err := sc.game(dir)
+	if err != nil {
+		return nil, err
+	}
+	return sc.StartWith(def)
+}
+
+// StartWith sets up the scenario's board with a game already loaded.
+func (sc *Scenario) StartWith(def *Def) (*ScenarioRun, error) {
+	names := [2]string{"A", "B"}
+	if len(sc.Players) > 0 {
+		if len(sc.Players) != 2 || sc.Players[0] == sc.Players[1] {
+			return nil, fmt.Errorf("players: a lanes game has two players with different names")
+		}
+		names = [2]string{sc.Players[0], sc.Players[1]}
+	}
+	seed := sc.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	m := newMatch(def, seed, names)
+	run := &ScenarioRun{Sc: sc, M: m, names: names}
+	if err := run.setup(); err != nil {
+		return nil, fmt.Errorf("setup: %v", err)
+	}
+	run.From = len(m.E.Records())
+	return run, nil
+}
+
+// game loads the scenario's game file and adds its definitions.
+func (sc *Scenario) game(dir string) (*Def, error) {
+	file, data := BuiltinFile, BuiltinData()
+	if sc.Data != "" {
+		file = filepath.Join(dir, sc.Data)
+		var err error
+		if data, err = os.ReadFile(file); err != nil {
+			return nil, fmt.Errorf("data: %v", err)
+		}
+	}
+	if sc.Define == nil {
+		def, diags := Load(file, data)
+		if def == nil {
+			return nil, fmt.Errorf("the game file is invalid:\n%s", listString(diags))
+		}
+		return def, nil
+	}
+	// Validate the definitions with the schema, then check the game they
+	// make together.
+	js, err := json.Marshal(sc.Define)
+	if err != nil {
+		return nil, fmt.Errorf("define: %v", err)
+	}
+	doc, err := decodeJSON(js)
+	if err != nil {
+		return nil, fmt.Errorf("define: %v", err)
+	}
+	col := &collector{prefix: "/define"}
+	_, ext := schemas()
+	schemaErrors(ext.Validate(doc), col)
+	if col.errs() {
+		return nil, col.err()
+	}
+	var x extension
+	if err := json.Unmarshal(js, &x); err != nil {
+		return nil, fmt.Errorf("define: %v", err)
+	}
+	var f fileData
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	setPointers("", f.TriggerTypes, f.Drones, f.Cards)
+	setPointers("/define", x.TriggerTypes, x.Drones, x.Cards)
+	f.merge(&x)
+	col.prefix = ""
+	def := build(&f, file, col)
+	if col.errs() {
+		return nil, col.err()
+	}
+	return def, nil
+}
+
+// collector gathers diagnostics without positions, for scenario files.
+type collector struct {
+	prefix string
+	list   diag.List
+}
+
+// Errorf records an error.
+func (c *collector) Errorf(ptr, format string, args ...any) {
+	c.list = append(c.list, diag.Diagnostic{Pointer: c.prefix + ptr, Severity: diag.Error, Message: fmt.Sprintf(format, args...)})
+}
+
+// Warnf ignores warnings: a scenario fails only on errors.
+func (c *collector) Warnf(string, string, ...any) {}
+
+func (c *collector) errs() bool { return c.list.HasErrors() }
+
+func (c *collector) err() error {
+	var lines []string
+	for _, d := range c.list {
+		lines = append(lines, d.Pointer+": "+d.Message)
+	}
+	return fmt.Errorf("define:\n  %s", strings.Join(lines, "\n  "))
+}
+
+func (run *ScenarioRun) player(name string) (engine.PlayerID, error) {
+	for i, n := range run.names {
+		if n == name {
+			return engine.PlayerID(i), nil
+		}
+	}
+	return 0, fmt.Errorf("no player %q (the players are %s and %s)", name, run.names[0], run.names[1])
+}
+
+func (run *ScenarioRun) setup() error {
+	m, s, st := run.M, run.M.S, run.Sc.Setup
+	s.Round = max(st.Round, 1)
+	s.Phase = PhaseAction
+	if st.Phase != "" {
+		ph, ok := ParsePhase(st.Phase)
+		if !ok || ph == PhaseOver {
+			return fmt.Errorf("phase %q: use deployment or action", st.Phase)
+		}
+		s.Phase = ph
+	}
+	if st.Turn != "" {
+		p, err := run.player(st.Turn)
+		if err != nil {
+			return fmt.Errorf("turn: %v", err)
+		}
+		s.Turn = p
+	}
+	s.First = s.Turn
+	var names []string
+	for name := range st.Players {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, err := run.player(name); err != nil {
+			return err
+		}
+	}
+	labels := map[string]bool{}
+	for p := range engine.PlayerID(2) {
+		ps := st.Players[run.names[p]]
+		pl := &s.Players[p]
+		stats := s.Stats(p)
+		pl.Energy = stats.EnergyPerRound
+		if ps.Energy != nil {
+			pl.Energy = *ps.Energy
+		}
+		if ps.Budget != nil {
+			pl.Budget = *ps.Budget
+		}
+		pl.Threat = ps.Threat
+		s.Passed[p] = ps.Passed
+		var err error
+		for _, list := range []struct {
+			names []string
+			to    *[]int
+			what  string
+		}{{ps.Hand, &pl.Hand, "hand"}, {ps.Deck, &pl.Deck, "deck"}, {ps.Discard, &pl.Discard, "discard"}} {
+			if *list.to, err = run.cards(list.names); err != nil {
+				return fmt.Errorf("%s's %s: %v", pl.Name, list.what, err)
+			}
+		}
+		for name, sec := range ps.Sections {
+			i := slices.IndexFunc(pl.Sections[:], func(x Section) bool { return x.Def.Name == name })
+			if i < 0 {
+				return fmt.Errorf("%s's sections: no section %q", pl.Name, name)
+			}
+			if sec.Hull != nil {
+				pl.Sections[i].Hull = *sec.Hull
+			}
+			if sec.Shields != nil {
+				pl.Sections[i].Shields = *sec.Shields
+			}
+		}
+		for lane := 1; lane <= Lanes; lane++ {
+			for _, ds := range ps.Lanes[lane] {
+				k := m.Def.Drone(ds.Drone)
+				if k == nil {
+					var all []string
+					for _, d := range m.Def.Drones {
+						all = append(all, d.Name)
+					}
+					return fmt.Errorf("%s's lane %d: no drone %q%s", pl.Name, lane, ds.Drone, diag.DidYouMean(ds.Drone, all))
+				}
+				d := s.Drone(s.newDrone(m.E.Index, k, p, lane))
+				if ds.As != "" {
+					d.Label = ds.As
+				}
+				if labels[d.Label] {
+					return fmt.Errorf("two drones are labelled %q: give one another name with \"as\"", d.Label)
+				}
+				labels[d.Label] = true
+				if ds.Hull != nil {
+					d.Hull = *ds.Hull
+				}
+				if ds.Shields != nil {
+					d.Shields = *ds.Shields
+				}
+				if ds.Attack != nil && *ds.Attack != k.Attack {
+					d.Mods = append(d.Mods, Mod{Stat: StatAttack, Value: *ds.Attack - k.Attack})
+				}
+				d.Exhausted, d.Marked = ds.Exhausted, ds.Marked
+			}
+		}
+		for lane := range ps.Lanes {
+			if lane < 1 || lane > Lanes {
+				return fmt.Errorf("%s's lanes: there is no lane %d (lanes are 1-%d)", pl.Name, lane, Lanes)
+			}
+		}
+	}
+	return nil
+}
+
+func (run *ScenarioRun) cards(names []string) ([]int, error) {
+	out := []int{}
+	for _, n := range names {
+		c := run.M.Def.Card(n)
+		if c == nil {
+			var all []string
+			for _, c := range run.M.Def.Cards {
+				all = append(all, c.ID)
+			}
+			return nil, fmt.Errorf("no card %q%s", n, diag.DidYouMean(n, all))
+		}
+		out = append(out, c.index)
+	}
+	return out, nil
+}
+
+// drone finds a drone by label.
+func (run *ScenarioRun) drone(label string) (*Drone, error) {
+	s := run.M.S
+	for i := range s.Drones {
+		if s.Drones[i].Label == label {
+			return &s.Drones[i], nil
+		}
+	}
+	var all []string
+	for _, d := range s.Drones {
+		all = append(all, d.Label)
+	}
+	return nil, fmt.Errorf("no drone %q%s", label, diag.DidYouMean(label, all))
+}
+
+// Action turns a scenario command into an action.
+func (run *ScenarioRun) Action(c CommandSpec) (engine.PlayerID, Action, error) {
+	s := run.M.S
+	p, err := run.player(c.Player)
+	if err != nil {
+		return 0, Action{}, err
+	}
+	target := func() (engine.EntityID, error) {
+		if c.Target == "" {
+			return 0, nil
+		}
+		for lane := 1; lane <= Lanes; lane++ {
+			if s.Players[1-p].Sections[lane-1].Def.Name == c.Target {
+				return SectionID(1-p, lane), nil
+			}
+		}
+		d, err := run.drone(c.Target)
+		if err != nil {
+			return 0, err
+		}
+		return d.ID, nil
+	}
+	var a Action
+	switch {
+	case c.Pass:
+		a.Kind = Pass
+	case c.Deploy != "":
+		k := run.M.Def.Drone(c.Deploy)
+		if k == nil {
+			return 0, a, fmt.Errorf("no drone %q", c.Deploy)
+		}
+		a = Action{Kind: Deploy, Drone: k, Lane: c.Lane}
+	case c.Move != "":
+		d, err := run.drone(c.Move)
+		if err != nil {
+			return 0, a, err
+		}
+		a = Action{Kind: Move, ID: d.ID, Lane: c.To}
+	case c.Attack != "":
+		d, err := run.drone(c.Attack)
+		if err != nil {
+			return 0, a, err
+		}
+		t, err := target()
+		if err != nil {
+			return 0, a, err
+		}
+		a = Action{Kind: Attack, ID: d.ID, Target: t}
+	case c.Play != "":
+		card := run.M.Def.Card(c.Play)
+		i := -1
+		if card != nil {
+			i = slices.Index(s.Players[p].Hand, card.index)
+		}
+		if i < 0 {
+			return 0, a, fmt.Errorf("%s has no card %q in hand", s.Players[p].Name, c.Play)
+		}
+		t, err := target()
+		if err != nil {
+			return 0, a, err
+		}
+		a = Action{Kind: Play, Card: i, Lane: c.Lane, Target: t, To: c.To}
+		for _, n := range c.Drones {
+			d, err := run.drone(n)
+			if err != nil {
+				return 0, a, err
+			}
+			a.Drones = append(a.Drones, d.ID)
+		}
+	default:
+		return 0, a, fmt.Errorf("say what the command does: deploy, move, attack, play or pass")
+	}
+	return p, a, nil
+}
+
+// Play runs the scenario's commands, recording failures in r.
+func (run *ScenarioRun) Play(r *scenario.Result) {
+	for i, c := range run.Sc.Commands {
+		p, a, err := run.Action(c)
+		if err != nil {
+			r.Failf("command %d: %v", i+1, err)
+			return
+		}
+		err = run.M.Do(p, a)
+		switch {
+		case c.Reject != "" && err == nil:
+			r.Failf("command %d: was accepted, want it rejected (%s)", i+1, c.Reject)
+		case c.Reject != "" && !strings.Contains(err.Error(), c.Reject):
+			r.Failf("command %d: rejected with %q, want a reason containing %q", i+1, err, c.Reject)
+		case c.Reject == "" && err != nil:
+			r.Failf("command %d: %v", i+1, err)
+			return
+		}
+	}
+}
+
+// Check compares the match with the scenario's expectations.
+func (run *ScenarioRun) Check(r *scenario.Result) {
+	m, s, x := run.M, run.M.S, run.Sc.Expect
+	if x.Trace != nil {
+		r.ExpectLines("trace", m.Trace(run.From), *x.Trace)
+	}
+	if x.Deepest != nil {
+		deepest := int32(0)
+		for _, rec := range m.E.Records()[run.From:] {
+			if rec.Kind == engine.RecFired {
+				deepest = max(deepest, rec.Depth)
+			}
+		}
+		r.Expect("deepest firing", deepest, *x.Deepest)
+	}
+	for _, label := range sortedKeys(x.Drones) {
+		want := x.Drones[label]
+		d, err := run.drone(label)
+		if err != nil {
+			r.Failf("drones: %v", err)
+			continue
+		}
+		expectInt(r, label+" attack", d.Attack(), want.Attack)
+		expectInt(r, label+" hull", d.Hull, want.Hull)
+		expectInt(r, label+" shields", d.Shields, want.Shields)
+		expectInt(r, label+" speed", d.Speed(), want.Speed)
+		expectInt(r, label+" lane", d.Lane, want.Lane)
+		expectInt(r, label+" drew", d.Drew, want.Drew)
+		expectInt(r, label+" energyGained", d.EnergyGained, want.EnergyGained)
+		expectBool(r, label+" exhausted", d.Exhausted, want.Exhausted)
+		expectBool(r, label+" destroyed", d.Destroyed, want.Destroyed)
+		expectBool(r, label+" marked", d.Marked, want.Marked)
+	}
+	for _, name := range sortedKeys(x.Players) {
+		want := x.Players[name]
+		p, err := run.player(name)
+		if err != nil {
+			r.Failf("players: %v", err)
+			continue
+		}
+		pl := &s.Players[p]
+		expectInt(r, name+" hand", len(pl.Hand), want.Hand)
+		expectInt(r, name+" deck", len(pl.Deck), want.Deck)
+		expectInt(r, name+" discard", len(pl.Discard), want.Discard)
+		expectInt(r, name+" energy", pl.Energy, want.Energy)
+		expectInt(r, name+" budget", pl.Budget, want.Budget)
+		expectInt(r, name+" threat", pl.Threat, want.Threat)
+		expectInt(r, name+" drawn", pl.Drawn, want.Drawn)
+		expectInt(r, name+" energyGained", pl.EnergyGained, want.EnergyGained)
+		expectInt(r, name+" ship damage", s.ShipDamage(p), want.Damage)
+		for _, sec := range sortedKeys(want.Sections) {
+			i := slices.IndexFunc(pl.Sections[:], func(x Section) bool { return x.Def.Name == sec })
+			if i < 0 {
+				r.Failf("%s has no section %q", name, sec)
+				continue
+			}
+			expectInt(r, name+" "+sec+" hull", pl.Sections[i].Hull, want.Sections[sec].Hull)
+			expectInt(r, name+" "+sec+" shields", pl.Sections[i].Shields, want.Sections[sec].Shields)
+		}
+	}
+	if x.Turn != "" {
+		r.Expect("turn", s.Players[s.Turn].Name, x.Turn)
+	}
+	if x.Phase != "" {
+		r.Expect("phase", s.Phase.String(), x.Phase)
+	}
+	if x.Round != nil {
+		r.Expect("round", s.Round, *x.Round)
+	}
+	if x.Winner != "" {
+		got := "none"
+		switch {
+		case s.Phase == PhaseOver && s.Winner == engine.NoPlayer:
+			got = "draw"
+		case s.Phase == PhaseOver:
+			got = s.Players[s.Winner].Name
+		}
+		r.Expect("winner", got, x.Winner)
+	}
+	if len(x.Log) > 0 {
+		lines := m.Readable(run.From)
+		at := 0
+		for _, want := range x.Log {
+			for at < len(lines) && strings.TrimSpace(lines[at]) != want {
+				at++
+			}
+			if at == len(lines) {
+				r.Failf("log: no line %q (in order) in:\n%s", want, strings.Join(lines, "\n"))
+				break
+			}
+			at++
+		}
+	}
+}
+
+func expectInt(r *scenario.Result, what string, got int, want *int) {
+	if want != nil {
+		r.Expect(what, got, *want)
+	}
+}
+
+func expectBool(r *scenario.Result, what string, got bool, want *bool) {
+	if want != nil {
+		r.Expect(what, got, *want)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,84 @@
+package lanes
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tabulagames/tabula/scenario"
+)
+
+// examples is the folder of the lanes scenario files, which `tabula test`
+// runs too.
+const examples = "../../examples/lanes"
+
+// TestScenarios runs every scenario file under examples/lanes, twice: the
+// second run must give the same log and state hash.
+func TestScenarios(t *testing.T) {
+	files, err := scenario.Find([]string{examples})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("found %d scenario files, want the plan's examples and the rules", len(files))
+	}
+	for _, f := range files {
+		t.Run(strings.TrimPrefix(f, examples+"/"), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := RunScenario(f, data)
+			if !r.Passed() {
+				t.Fatal(r.String())
+			}
+			var logs [2]bytes.Buffer
+			var hashes [2]string
+			for i := range 2 {
+				var sc Scenario
+				if err := scenario.Decode(data, &sc); err != nil {
+					t.Fatal(err)
+				}
+				run, err := sc.Start(filepath.Dir(f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				run.Play(&scenario.Result{})
+				run.M.WriteJSONL(&logs[i], 0)
+				hashes[i] = run.M.E.Hash()
+			}
+			if hashes[0] != hashes[1] || !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) {
+				t.Error("two runs of the scenario differ")
+			}
+		})
+	}
+}
+
+// TestScenarioFailuresAreReported: a wrong expectation fails, with a diff.
+func TestScenarioFailuresAreReported(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(examples, "03-chaos-cascade.scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ from, to, want string }{
+		{"- Odin←HypoDrone@4", "- Odin←HypoDrone@5", "+ Odin←HypoDrone@4"},
+		{"deepest: 6", "deepest: 5", "deepest firing: got 6, want 5"},
+		{"Thor: {attack: 2}", "Thor: {attack: 1}", "Thor attack: got 2, want 1"},
+		{"A: {drawn: 3", "A: {drawn: 4", "A drawn: got 3, want 4"},
+		{"to: 1}", "to: 4}", "command 1: rejected: MovedDrone can move only to an adjacent lane"},
+		{"value: 1}]}\n    - name: Loki", "valeu: 1}]}\n    - name: Loki", `unknown property "valeu"`},
+		{"expect:", "expect:\n  bogus: 1", "field bogus not found"},
+	}
+	for _, tc := range tests {
+		bad := strings.Replace(string(data), tc.from, tc.to, 1)
+		if bad == string(data) {
+			t.Fatalf("%q is not in the scenario", tc.from)
+		}
+		r := RunScenario("chaos.scenario.yaml", []byte(bad))
+		if r.Passed() || !strings.Contains(r.String(), tc.want) {
+			t.Errorf("changing %q: want a failure containing %q, got:\n%s", tc.from, tc.want, r)
+		}
+	}
+}
