@@ -82,7 +82,13 @@ type client struct {
 
 func (ts *testServer) dial(match, token string) *client {
 	ts.t.Helper()
-	url := strings.Replace(ts.hs.URL, "http", "ws", 1) + "/api/matches/" + match + "/ws"
+	return dial(ts.t, ts.hs.URL, match, token)
+}
+
+// dial connects to a match of the server at base (http://host:port).
+func dial(t *testing.T, base, match, token string) *client {
+	t.Helper()
+	url := strings.Replace(base, "http", "ws", 1) + "/api/matches/" + match + "/ws"
 	if token != "" {
 		url += "?token=" + token
 	}
@@ -90,10 +96,10 @@ func (ts *testServer) dial(match, token string) *client {
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
-		ts.t.Fatal(err)
+		t.Fatal(err)
 	}
 	ws.SetReadLimit(16 << 20)
-	c := &client{t: ts.t, ws: ws, msgs: make(chan map[string]any, 1024)}
+	c := &client{t: t, ws: ws, msgs: make(chan map[string]any, 1024)}
 	go func() {
 		defer close(c.msgs)
 		for {
@@ -107,7 +113,7 @@ func (ts *testServer) dial(match, token string) *client {
 			c.msgs <- m
 		}
 	}()
-	ts.t.Cleanup(func() { ws.CloseNow() })
+	t.Cleanup(func() { ws.CloseNow() })
 	return c
 }
 
@@ -192,7 +198,7 @@ func (c *client) drain() {
 				json.Unmarshal([]byte(m["raw"].(string)), &s)
 				c.last = s
 			}
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(10 * time.Millisecond):
 			return
 		}
 	}
@@ -210,7 +216,7 @@ func (c *client) playTurn() bool {
 	var reply map[string]any
 	switch w.Kind {
 	case party.KindChoosePath:
-		reply = c.command(w.Kind, map[string]any{"space": v.Choices[len(v.Choices)-1]})
+		reply = c.command(w.Kind, map[string]any{"space": v.Choices[0]})
 	default:
 		reply = c.command(w.Kind, nil)
 	}
