@@ -187,7 +187,7 @@ type Combatant struct {
 	Attack, Damage *value.Value
 	// Resistance holds resistances by damage type; DamageReduction is
 	// taken off every hit.
-	Resistance, DamageReduction *value.Value
+	Resistance, DamageReduction   *value.Value
 	Speed, MaxHP, InitiativeBonus *value.Value
 
 	all []*value.Value

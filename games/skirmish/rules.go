@@ -12,9 +12,9 @@ import (
 var (
 	types *engine.Types
 
-	evEncounterStart, evInitiative, evRoundStart, evTurnStart, evTurnEnd engine.EventType
-	evAttack, evMove, evStep, evForced, evDash, evDisengage, evDodge, evShove  engine.EventType
-	evDamage, evDeath, evSave, evApplied, evRemoved, evEncounterEnd, evRest    engine.EventType
+	evEncounterStart, evInitiative, evRoundStart, evTurnStart, evTurnEnd      engine.EventType
+	evAttack, evMove, evStep, evForced, evDash, evDisengage, evDodge, evShove engine.EventType
+	evDamage, evDeath, evSave, evApplied, evRemoved, evEncounterEnd, evRest   engine.EventType
 )
 
 // effects is the pack's effect registry and rules its engine rules; both
