@@ -183,62 +183,79 @@ type actArgs struct {
 	Reaction bool
 }
 
-// act starts an action: it checks that the actor may act and can pay, and
-// declares it. A command that breaks the rules is rejected and changes
-// nothing.
+// act starts an action by declaring it. Commands are checked with prepare
+// before their chain starts, so that one that breaks the rules is rejected
+// without touching the match; here a failed check is an error.
 func (g *Game) act(c *engine.Ctx, a actArgs) error {
-	def := actionNamed(a.Action)
-	if def == nil {
-		return engine.Rejectf("there is no action %q", a.Action)
-	}
-	f := g.Fighter(a.Actor)
-	d := &Act{Action: def.Name, def: def, actor: a.Actor, target: a.Target, Opportunity: a.Reaction && def == attackAction, Path: a.Path}
-	if err := g.mayAct(c, f, d, a.Reaction); err != nil {
+	d, err := g.prepare(a, c.Actor())
+	if err != nil {
 		return err
-	}
-	if def.Target {
-		t := g.Fighter(a.Target)
-		if t == nil {
-			return engine.Rejectf("%s needs a target", def.Name)
-		}
-	}
-	if def.Weapon {
-		if d.weapon = f.Weapon(a.Weapon); d.weapon == nil {
-			return engine.Rejectf("%s has no weapon %q", f.Key, a.Weapon)
-		}
-		d.Weapon = d.weapon.Name
-	}
-	if def == moveAction {
-		if need := len(a.Path) * SquareFeet; need > f.Economy.Movement {
-			return engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Key, f.Economy.Movement, need)
-		}
 	}
 	c.Announce(g.actEvent(d, engine.Declaration), effects.MustCall("ACT_STAGE", uint8(1)))
 	return nil
 }
 
-// mayAct checks that a combatant may take an action now and can pay for it.
-func (g *Game) mayAct(c *engine.Ctx, f *Combatant, d *Act, reaction bool) error {
+// prepare checks that an action may be taken now, by the given seat (for a
+// command; reactions are anyone's), and paid for, and builds its payload.
+// It changes nothing.
+func (g *Game) prepare(a actArgs, seat engine.PlayerID) (*Act, error) {
+	def := actionNamed(a.Action)
+	if def == nil {
+		return nil, engine.Rejectf("there is no action %q", a.Action)
+	}
+	f := g.Fighter(a.Actor)
+	d := &Act{Action: def.Name, def: def, actor: a.Actor, target: a.Target, Opportunity: a.Reaction && def == attackAction, Path: a.Path}
 	switch {
 	case g.Over:
-		return engine.Rejectf("the encounter is over")
+		return nil, engine.Rejectf("the encounter is over")
 	case f == nil:
-		return engine.Rejectf("no such combatant")
+		return nil, engine.Rejectf("no such combatant")
 	case !f.Alive:
-		return engine.Rejectf("%s is down", f.Key)
+		return nil, engine.Rejectf("%s is down", f.Key)
 	}
-	if !reaction {
-		if cur := g.Current(); cur != f {
-			return engine.Rejectf("it is %s's turn, not %s's", cur.Key, f.Key)
-		}
-		if c.Actor() != engine.NoPlayer && c.Actor() != f.Side {
-			return engine.Rejectf("%s is not on %s's side", f.Key, c.Match().PlayerName(c.Actor()))
+	if !a.Reaction {
+		if err := g.mayCommand(f, seat); err != nil {
+			return nil, err
 		}
 	}
 	if r := d.cost(); r.left(&f.Economy) < 1 {
-		return engine.Rejectf("%s has no %s left this turn", f.Key, r)
+		return nil, engine.Rejectf("%s has no %s left this turn", f.Key, r)
+	}
+	if def.Target && g.Fighter(a.Target) == nil {
+		return nil, engine.Rejectf("%s needs a target", def.Name)
+	}
+	if def.Weapon {
+		if d.weapon = f.Weapon(a.Weapon); d.weapon == nil {
+			return nil, engine.Rejectf("%s has no weapon %q", f.Key, a.Weapon)
+		}
+		d.Weapon = d.weapon.Name
+	}
+	if def == moveAction {
+		if need := len(a.Path) * SquareFeet; need > f.Economy.Movement {
+			return nil, engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Key, f.Economy.Movement, need)
+		}
+	}
+	return d, nil
+}
+
+// mayCommand checks that it is a combatant's turn and that the seat giving
+// the command is its side (NoPlayer, the rules or a test, may command
+// anyone).
+func (g *Game) mayCommand(f *Combatant, seat engine.PlayerID) error {
+	if cur := g.Current(); cur != f {
+		return engine.Rejectf("it is %s's turn, not %s's", cur.Key, f.Key)
+	}
+	if seat != engine.NoPlayer && seat != f.Side {
+		return engine.Rejectf("%s is not on the side of %s", f.Key, g.sideName(seat))
 	}
 	return nil
+}
+
+func (g *Game) sideName(p engine.PlayerID) string {
+	if p >= 0 && int(p) < len(g.Encounter.Sides) {
+		return g.Encounter.Sides[p]
+	}
+	return "nobody"
 }
 
 // actEvent builds the event of an action in a phase, with a copy of the
@@ -472,10 +489,7 @@ func applyCondition(name string) func(c *engine.Ctx, g *Game, a *Act) error {
 // attack's context.
 func rollToHit(c *engine.Ctx, g *Game, a *Act) error {
 	f, t, w := g.Fighter(a.actor), g.Fighter(a.target), a.weapon
-	dist := Distance(f.Pos, t.Pos)
-	ctx := AttackContext{Weapon: w.Name, Ranged: w.Ranged, Distance: dist,
-		LongRange: w.Ranged && dist > w.Normal, Threatened: w.Ranged && g.threatened(f),
-		Opportunity: a.Opportunity, AttackerSees: g.sees(f, t), TargetSees: g.sees(t, f)}
+	ctx := g.attackContext(f, t, w, a.Opportunity)
 	att, ac := f.Attack, t.AC
 	att.SetContext(t.ID, ctx)
 	ac.SetContext(f.ID, ctx)
@@ -505,6 +519,14 @@ func rollToHit(c *engine.Ctx, g *Game, a *Act) error {
 	return nil
 }
 
+// attackContext describes an attack for the contextual modifiers.
+func (g *Game) attackContext(f, t *Combatant, w *Weapon, opportunity bool) AttackContext {
+	dist := Distance(f.Pos, t.Pos)
+	return AttackContext{Weapon: w.Name, Ranged: w.Ranged, Distance: dist,
+		LongRange: w.Ranged && dist > w.Normal, Threatened: w.Ranged && g.threatened(f),
+		Opportunity: opportunity, AttackerSees: g.sees(f, t), TargetSees: g.sees(t, f), game: g}
+}
+
 // rollDamage rolls a hit's damage: each component's dice (twice as many
 // on a critical hit), plus its bonus; the first component adds the
 // ability modifier and the damage value.
@@ -524,7 +546,7 @@ func rollDamage(c *engine.Ctx, g *Game, a *Act) error {
 		}
 		bonus := comp.Bonus
 		if i == 0 {
-			f.Damage.SetContext(a.target, nil)
+			f.Damage.SetContext(a.target, g.attackContext(f, g.Fighter(a.target), w, a.Opportunity))
 			bonus += f.AbilityMod(f.weaponAbility(w)) + f.Damage.Score()
 			f.Damage.ClearContext()
 		}

@@ -211,10 +211,10 @@ func (g *Game) opportunityAttack(c *engine.Ctx) error {
 		c.Note("%s has no one to attack: %s is down", r.Key, mover.Key)
 		return nil
 	}
-	err := g.act(c, actArgs{Action: attackAction.Name, Actor: r.ID, Target: mover.ID, Weapon: r.meleeWeapon().Name, Reaction: true})
-	if engine.IsRejected(err) {
+	a := actArgs{Action: attackAction.Name, Actor: r.ID, Target: mover.ID, Weapon: r.meleeWeapon().Name, Reaction: true}
+	if _, err := g.prepare(a, engine.NoPlayer); err != nil {
 		c.Note("%s makes no opportunity attack: %v", r.Key, err)
 		return nil
 	}
-	return err
+	return g.act(c, a)
 }

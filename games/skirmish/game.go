@@ -576,6 +576,8 @@ type AttackContext struct {
 	Opportunity bool
 	// AttackerSees and TargetSees say whether each side sees the other.
 	AttackerSees, TargetSees bool
+
+	game *Game // for conditions written in data, which look at the creatures
 }
 
 // describe is used in error messages about combatants.

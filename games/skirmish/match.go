@@ -107,7 +107,7 @@ func (m *Match) command(cmd Command) (engine.EffectCall, engine.PlayerID, error)
 	g := m.Game
 	var none engine.EffectCall
 	if cmd.Do == "rest" {
-		return effects.MustCall("LONG_REST", nil), engine.NoPlayer, nil
+		return effects.MustCall("LONG_REST", nil), engine.NoPlayer, g.mayRest()
 	}
 	if !slices.Contains(Commands, cmd.Do) {
 		return none, 0, engine.Rejectf("no command %q%s", cmd.Do, diag.DidYouMean(cmd.Do, Commands))
@@ -117,7 +117,7 @@ func (m *Match) command(cmd Command) (engine.EffectCall, engine.PlayerID, error)
 		return none, 0, err
 	}
 	if cmd.Do == "end" {
-		return effects.MustCall("END_TURN", f.ID), f.Side, nil
+		return effects.MustCall("END_TURN", f.ID), f.Side, g.mayEnd(f.ID, f.Side)
 	}
 	a := actArgs{Action: cmd.Do, Actor: f.ID, Weapon: cmd.Weapon, Path: cmd.Path}
 	def := actionNamed(cmd.Do)
@@ -139,6 +139,9 @@ func (m *Match) command(cmd Command) (engine.EffectCall, engine.PlayerID, error)
 		if a.Path == nil {
 			return none, 0, engine.Rejectf("%s finds no way to %s", f.Key, *cmd.To)
 		}
+	}
+	if _, err := g.prepare(a, f.Side); err != nil {
+		return none, 0, err
 	}
 	return effects.MustCall("ACT", a), f.Side, nil
 }

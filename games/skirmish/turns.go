@@ -116,19 +116,10 @@ type Save struct {
 // ending its turn, or System when the rules end the turn of a combatant
 // that went down.
 func (g *Game) endTurn(c *engine.Ctx, who engine.EntityID) error {
-	cur := g.Current()
-	switch {
-	case g.Over:
-		return engine.Rejectf("the encounter is over")
-	case cur == nil:
-		return engine.Rejectf("the encounter has not started")
-	case who == engine.System && cur.Alive:
-		return engine.Rejectf("%s is still standing", cur.Key)
-	case who != engine.System && who != cur.ID:
-		return engine.Rejectf("it is %s's turn, not %s's", cur.Key, g.Registry.Name(who))
-	case who != engine.System && c.Actor() != engine.NoPlayer && c.Actor() != cur.Side:
-		return engine.Rejectf("%s is not on %s's side", cur.Key, c.Match().PlayerName(c.Actor()))
+	if err := g.mayEnd(who, c.Actor()); err != nil {
+		return err
 	}
+	cur := g.Current()
 	ev := engine.NewEvent(evTurnEnd)
 	ev.Subject, ev.Source, ev.Player, ev.Amount = cur.ID, cur.ID, cur.Side, g.Round
 	c.Emit(ev)
@@ -150,11 +141,27 @@ func (g *Game) endTurn(c *engine.Ctx, who engine.EntityID) error {
 	}
 }
 
+// mayEnd checks that who may end the current turn, for the seat.
+func (g *Game) mayEnd(who engine.EntityID, seat engine.PlayerID) error {
+	cur := g.Current()
+	switch {
+	case g.Over:
+		return engine.Rejectf("the encounter is over")
+	case cur == nil:
+		return engine.Rejectf("the encounter has not started")
+	case who == engine.System && cur.Alive:
+		return engine.Rejectf("%s is still standing", cur.Key)
+	case who == engine.System:
+		return nil
+	}
+	return g.mayCommand(g.Fighter(who), seat)
+}
+
 // longRest restores everyone standing to full health and ends their
 // UNTIL_LONG_REST conditions. There is no resting while a fight goes on.
 func (g *Game) longRest(c *engine.Ctx) error {
-	if !g.Over {
-		return engine.Rejectf("no one can rest while the fight goes on")
+	if err := g.mayRest(); err != nil {
+		return err
 	}
 	for _, f := range g.Fighters {
 		if !f.Alive {
@@ -165,6 +172,13 @@ func (g *Game) longRest(c *engine.Ctx) error {
 		ev.Subject, ev.Source, ev.Player, ev.Amount = f.ID, f.ID, f.Side, f.HP
 		c.Emit(ev)
 		g.book.LongRest(c, f.ID)
+	}
+	return nil
+}
+
+func (g *Game) mayRest() error {
+	if !g.Over {
+		return engine.Rejectf("no one can rest while the fight goes on")
 	}
 	return nil
 }
@@ -196,8 +210,8 @@ type DamagePart struct {
 // points. It returns the damage dealt (before temporary hit points).
 func (g *Game) damage(c *engine.Ctx, t *Combatant, source engine.EntityID, rolls []DamageRoll) int {
 	res := t.Resistance
-	res.SetContext(source, nil)
 	if src := g.Fighter(source); src != nil {
+		res.SetContext(source, AttackContext{Distance: Distance(src.Pos, t.Pos), game: g})
 		res.Import(src.Damage)
 	}
 	hit := &Damage{}
