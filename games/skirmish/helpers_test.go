@@ -118,3 +118,7 @@ func count(m *Match, typ engine.EventType, ph engine.Phase) int {
 func bonus(name string, n int) value.Modifier { return value.Bonus(name, n) }
 
 func parseResistance(s string) (value.Resistance, bool) { return value.ParseResistance(s) }
+
+func critOf(n int) value.Critical { return value.Critical(n) }
+
+func hitOf(n int) value.AutoHit { return value.AutoHit(n) }
