@@ -191,7 +191,7 @@ func (g *Game) act(c *engine.Ctx, a actArgs) error {
 	if err != nil {
 		return err
 	}
-	c.Announce(g.actEvent(d, engine.Declaration), effects.MustCall("ACT_STAGE", uint8(1)))
+	c.Announce(g.actEvent(d, engine.Declaration), actStage[1])
 	return nil
 }
 
@@ -305,7 +305,7 @@ func (g *Game) stage(c *engine.Ctx, n uint8) error {
 			cancel(c, d, why)
 			return nil
 		}
-		c.Announce(g.actEvent(d, engine.Execution), effects.MustCall("ACT_STAGE", uint8(2)))
+		c.Announce(g.actEvent(d, engine.Execution), actStage[2])
 	case 2: // after EXECUTION
 		next := *d
 		for _, k := range def.Execute {
@@ -321,7 +321,7 @@ func (g *Game) stage(c *engine.Ctx, n uint8) error {
 				return nil
 			}
 		}
-		c.Announce(g.actEvent(&next, engine.EffectPhase), effects.MustCall("ACT_STAGE", uint8(3)))
+		c.Announce(g.actEvent(&next, engine.EffectPhase), actStage[3])
 	case 3: // after EFFECT
 		next := *d
 		for _, k := range def.Effect {
@@ -331,7 +331,7 @@ func (g *Game) stage(c *engine.Ctx, n uint8) error {
 		}
 		// Consequences may start chains of their own (a move's steps);
 		// the completion comes after them.
-		c.Then(effects.MustCall("ACT_DONE", &next))
+		c.Then(engine.EffectCall{ID: actDone, Name: "ACT_DONE", Args: &next})
 	}
 	return nil
 }
@@ -598,7 +598,7 @@ func (g *Game) step(c *engine.Ctx, a stepArgs) error {
 	ev := engine.NewEvent(evStep)
 	ev.Phase, ev.Subject, ev.Source, ev.Player = engine.Declaration, f.ID, f.ID, f.Side
 	ev.Data = &Step{From: f.Pos, To: a.Path[a.Index], Index: a.Index, path: a.Path}
-	c.Announce(ev, effects.MustCall("STEP_STAGE", uint8(1)))
+	c.Announce(ev, stepStage[1])
 	return nil
 }
 
@@ -627,7 +627,7 @@ func (g *Game) stepStage(c *engine.Ctx, n uint8) error {
 			return nil
 		}
 		out.Phase = engine.EffectPhase
-		c.Announce(out, effects.MustCall("STEP_STAGE", uint8(2)))
+		c.Announce(out, stepStage[2])
 	case 2:
 		if !f.Alive {
 			c.Note("%s falls before leaving %s", f.Key, st.From)
@@ -638,7 +638,7 @@ func (g *Game) stepStage(c *engine.Ctx, n uint8) error {
 		out.Phase = engine.Completion
 		c.Emit(out)
 		if st.Index+1 < len(st.path) {
-			c.Then(effects.MustCall("STEP", stepArgs{Mover: f.ID, Path: st.path, Index: st.Index + 1}))
+			c.Then(engine.EffectCall{ID: stepID, Name: "STEP", Args: stepArgs{Mover: f.ID, Path: st.path, Index: st.Index + 1}})
 		}
 	}
 	return nil

@@ -24,6 +24,13 @@ var (
 	rules   *engine.Rules
 )
 
+// The continuations of actions and steps, built once: they run for every
+// phase of every action.
+var (
+	actStage, stepStage [4]engine.EffectCall
+	actDone, stepID     engine.EffectID
+)
+
 // opportunity is the opportunity-attack reaction every combatant that
 // makes them carries.
 var opportunity *engine.Trigger
@@ -50,9 +57,13 @@ func init() {
 	engine.Register(effects, "START", func(c *engine.Ctx, g *Game, _ struct{}) error { return g.start(c) })
 	engine.Register(effects, "ACT", func(c *engine.Ctx, g *Game, a actArgs) error { return g.act(c, a) })
 	engine.Register(effects, "ACT_STAGE", func(c *engine.Ctx, g *Game, n uint8) error { return g.stage(c, n) })
-	engine.Register(effects, "ACT_DONE", func(c *engine.Ctx, g *Game, a *Act) error { return g.done(c, a) })
-	engine.Register(effects, "STEP", func(c *engine.Ctx, g *Game, a stepArgs) error { return g.step(c, a) })
+	actDone = engine.Register(effects, "ACT_DONE", func(c *engine.Ctx, g *Game, a *Act) error { return g.done(c, a) })
+	stepID = engine.Register(effects, "STEP", func(c *engine.Ctx, g *Game, a stepArgs) error { return g.step(c, a) })
 	engine.Register(effects, "STEP_STAGE", func(c *engine.Ctx, g *Game, n uint8) error { return g.stepStage(c, n) })
+	for n := range uint8(4) {
+		actStage[n] = effects.MustCall("ACT_STAGE", n)
+		stepStage[n] = effects.MustCall("STEP_STAGE", n)
+	}
 	engine.Register(effects, "END_TURN", func(c *engine.Ctx, g *Game, who engine.EntityID) error { return g.endTurn(c, who) })
 	engine.Register(effects, "LONG_REST", func(c *engine.Ctx, g *Game, _ struct{}) error { return g.longRest(c) })
 	engine.Register(effects, "OPPORTUNITY_ATTACK", func(c *engine.Ctx, g *Game, _ struct{}) error { return g.opportunityAttack(c) })
