@@ -17,6 +17,7 @@ const (
 	ReactionCost
 )
 
+// String names the resource ("action", "reaction" …).
 func (r Resource) String() string {
 	switch r {
 	case ActionCost:

@@ -190,6 +190,7 @@ func (g *Game) trance(c *engine.Ctx) error {
 // its reaction.
 type leavesReach struct{}
 
+// Match implements engine.Filter.
 func (leavesReach) Match(state any, ev *engine.Event, t *engine.Instance) bool {
 	g := state.(*Game)
 	r, mover := g.Fighter(t.Reactor), g.Fighter(ev.Subject)

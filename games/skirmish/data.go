@@ -71,6 +71,7 @@ type conditionUse struct {
 	Save   *saveFile `json:"save"`
 }
 
+// UnmarshalJSON reads a condition as its name or as an object.
 func (u *conditionUse) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		return json.Unmarshal(b, &u.Name)
@@ -482,26 +483,12 @@ func buildModifier(r *diag.Reporter, ptr, cond string, m modifierFile) (status.M
 	if m.Max != nil {
 		set("max", value.AtMost(name, *m.Max))
 	}
-	if m.Advantage != "" {
-		a := value.Advantaged
-		if m.Advantage == "disadvantage" {
-			a = value.Disadvantaged
+	for _, f := range []struct{ kind, word string }{{"advantage", m.Advantage}, {"critical", m.Critical}, {"autoHit", m.AutoHit}} {
+		if mod := statusWords[f.word]; mod != nil {
+			set(f.kind, mod(name))
+		} else if f.word != "" {
+			kinds = append(kinds, f.kind) // a word the schema refuses
 		}
-		set("advantage", value.WithAdvantage(name, a))
-	}
-	if m.Critical != "" {
-		c := value.AutoCrit
-		if m.Critical == "nocrit" {
-			c = value.NoCrit
-		}
-		set("critical", value.WithCritical(name, c))
-	}
-	if m.AutoHit != "" {
-		h := value.AlwaysHit
-		if m.AutoHit == "automiss" {
-			h = value.AlwaysMiss
-		}
-		set("autoHit", value.WithAutoHit(name, h))
 	}
 	if m.Resistance != "" {
 		st, _ := value.ParseResistance(m.Resistance)
@@ -535,6 +522,17 @@ func buildModifier(r *diag.Reporter, ptr, cond string, m modifierFile) (status.M
 		ok = false
 	}
 	return out, ok
+}
+
+// statusWords are the words of a modifier's advantage, critical and
+// autoHit fields (the schema allows no others).
+var statusWords = map[string]func(name string) value.Modifier{
+	"advantage":    func(n string) value.Modifier { return value.WithAdvantage(n, value.Advantaged) },
+	"disadvantage": func(n string) value.Modifier { return value.WithAdvantage(n, value.Disadvantaged) },
+	"autocrit":     func(n string) value.Modifier { return value.WithCritical(n, value.AutoCrit) },
+	"nocrit":       func(n string) value.Modifier { return value.WithCritical(n, value.NoCrit) },
+	"autohit":      func(n string) value.Modifier { return value.WithAutoHit(n, value.AlwaysHit) },
+	"automiss":     func(n string) value.Modifier { return value.WithAutoHit(n, value.AlwaysMiss) },
 }
 
 func orNone(kinds []string) string {

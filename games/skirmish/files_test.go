@@ -2,6 +2,7 @@ package skirmish
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -198,5 +199,66 @@ func TestCreatureFromData(t *testing.T) {
 	rogue := m.Game.ByKey("rogue")
 	if rogue.Saves[1].Score() != 2 || rogue.Skills[skillIndex("stealth")].Score() != 2 || rogue.Skills[skillIndex("athletics")].Score() != 0 {
 		t.Error("the rogue's proficiencies did not load")
+	}
+}
+
+// FuzzValidate: whatever a file holds, validation reports problems and
+// never panics.
+func FuzzValidate(f *testing.F) {
+	for _, name := range []string{"goblin.json", "duel.encounter.json", "ambush.encounter.json"} {
+		data, err := os.ReadFile(filepath.Join(examples, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	dir := f.TempDir()
+	for _, name := range []string{"goblin.json", "fighter.json", "rogue.json", "ember-imp.json", "barbarian.json", "skeleton.json", "ogre.json"} {
+		data, _ := os.ReadFile(filepath.Join(examples, name))
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "fuzz.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		Validate(path)
+		if enc, _ := LoadEncounter(path); enc != nil {
+			if _, err := NewMatch(enc, 1, nil); err != nil {
+				t.Fatalf("a valid encounter does not start: %v", err)
+			}
+		}
+	})
+}
+
+// Files damaged at random (a few bytes changed) are reported, never panic,
+// and when they still load, they play.
+func TestDamagedFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"goblin.json", "fighter.json", "rogue.json", "ember-imp.json", "barbarian.json", "skeleton.json", "ogre.json"} {
+		data, _ := os.ReadFile(filepath.Join(examples, name))
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, name := range []string{"ambush.encounter.json", "duel.encounter.json", "goblin.json"} {
+		base, _ := os.ReadFile(filepath.Join(examples, name))
+		for range 300 {
+			data := slices.Clone(base)
+			for range 1 + rng.IntN(4) {
+				data[rng.IntN(len(data))] = byte(rng.IntN(128))
+			}
+			path := filepath.Join(dir, "damaged.json")
+			os.WriteFile(path, data, 0o644)
+			Validate(path)
+			if enc, _ := LoadEncounter(path); enc != nil {
+				m, err := NewMatch(enc, 1, nil)
+				if err != nil {
+					t.Fatalf("a valid encounter does not start: %v\n%s", err, data)
+				}
+				if err := m.PlayBots(5000); err != nil {
+					t.Fatalf("%v\n%s", err, data)
+				}
+			}
+		}
 	}
 }

@@ -158,10 +158,12 @@ func (v *whenVars) Parent() interpreter.Activation { return nil }
 
 type celSizes struct{}
 
+// EstimateSize bounds every string and list at 64 elements.
 func (celSizes) EstimateSize(checker.AstNode) *checker.SizeEstimate {
 	return &checker.SizeEstimate{Min: 0, Max: 64}
 }
 
+// EstimateCallCost leaves the cost of calls to the defaults.
 func (celSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
 	return nil
 }
