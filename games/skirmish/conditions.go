@@ -1,0 +1,221 @@
+package skirmish
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/engine/status"
+	"github.com/tabulagames/tabula/engine/value"
+)
+
+// The standard conditions. Data files name them; an encounter may define
+// more of its own.
+var (
+	blinded, invisible, unseen, dodging, disengaging, dashing *status.Def
+	adaptiveArmour, adaptivePlating, adaptiveResistance       *status.Def
+	battleTrance, tranceLevel                                 *status.Def
+	standard                                                  []*status.Def
+)
+
+// MaxTrance is the highest level of a battle trance.
+const MaxTrance = 3
+
+func buildConditions() {
+	end := effects.MustCall(status.EndEffect, nil)
+	oneRound := status.Duration{Kind: status.Rounds, Rounds: 1}
+	attackerSees := value.When(func(c value.Context) bool { a, _ := c.Data.(AttackContext); return a.AttackerSees })
+
+	// Blinded: its attacks have disadvantage, attacks against it advantage,
+	// and it sees nobody (so it makes no opportunity attacks).
+	blinded = &status.Def{Name: "blinded", Mods: []status.Mod{
+		{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("blinded", value.Disadvantaged)},
+		{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("blinded", value.Advantaged)},
+	}}
+	// Invisible: the parent owns the "unseen" sub-condition (the
+	// modifiers) and a handler that ends it all once its bearer has
+	// attacked; the attack that reveals it still has advantage.
+	unseen = &status.Def{Name: "unseen", Mods: []status.Mod{
+		{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("unseen", value.Advantaged)},
+		{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("unseen", value.Disadvantaged)},
+	}}
+	invisible = &status.Def{Name: "invisible", Children: []*status.Def{unseen}, Triggers: []*engine.Trigger{{
+		Name: "invisibility ends after an attack", On: []engine.EventType{evAttack}, Phase: engine.Completion,
+		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{end}}}}
+	// Dodging, until the bearer's next turn: attacks against it have
+	// disadvantage if the attacker can see it; Dexterity saves advantage.
+	dodging = &status.Def{Name: "dodging", Duration: oneRound, Mods: []status.Mod{
+		{Value: "ac", Channel: value.ToTargetContextual, Modifier: value.WithAdvantage("dodging", value.Disadvantaged), When: attackerSees},
+		{Value: "save_dex", Channel: value.SelfStatic, Modifier: value.WithAdvantage("dodging", value.Advantaged)},
+	}}
+	// Disengaging, until the bearer's next turn: its steps provoke no
+	// opportunity attacks.
+	disengaging = &status.Def{Name: "disengaging", Duration: oneRound}
+	// Dashing marks the turn the bearer doubled its movement.
+	dashing = &status.Def{Name: "dashing", Duration: oneRound}
+	// Adaptive armour: +1 AC from its plating, and resistance to the type
+	// of the last damage the bearer took, swapped as it takes damage.
+	adaptivePlating = &status.Def{Name: "adaptive-plating", Mods: []status.Mod{
+		{Value: "ac", Channel: value.SelfStatic, Modifier: value.Bonus("adaptive plating", 1)}}}
+	adaptiveResistance = &status.Def{Name: "adaptive-resistance"}
+	adaptiveArmour = &status.Def{Name: "adaptive-armour", Children: []*status.Def{adaptivePlating}, Triggers: []*engine.Trigger{{
+		Name: "adaptive armour adapts", On: []engine.EventType{evDamage},
+		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{effects.MustCall("ADAPT", nil)}}}}
+	// Battle trance: each hit raises the trance a level (+1 to attack rolls
+	// per level, at most MaxTrance); a miss breaks it back to nothing.
+	tranceLevel = &status.Def{Name: "trance-level"}
+	battleTrance = &status.Def{Name: "battle-trance", Triggers: []*engine.Trigger{{
+		Name: "battle trance deepens", On: []engine.EventType{evAttack}, Phase: engine.Completion,
+		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{effects.MustCall("TRANCE", nil)}}}}
+
+	standard = []*status.Def{blinded, invisible, unseen, dodging, disengaging, dashing,
+		adaptiveArmour, adaptivePlating, adaptiveResistance, battleTrance, tranceLevel}
+}
+
+// StandardConditions lists the names of the conditions every encounter
+// knows.
+func StandardConditions() []string {
+	var out []string
+	for _, d := range standard {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+// applyNamed puts a condition on a combatant, caused by itself.
+func (g *Game) applyNamed(c *engine.Ctx, f *Combatant, name string) error {
+	def := g.condition(name)
+	if def == nil {
+		return fmt.Errorf("no condition %q", name)
+	}
+	_, err := g.book.Apply(c, status.Request{Def: def, Bearer: f.ID, Source: f.ID})
+	return err
+}
+
+// applyUse puts a condition from a data file on a combatant.
+func (g *Game) applyUse(c *engine.Ctx, f *Combatant, u ConditionUse) error {
+	def := g.condition(u.Name)
+	if def == nil {
+		return fmt.Errorf("%s: no condition %q", f.Key, u.Name)
+	}
+	r := status.Request{Def: def, Bearer: f.ID, Source: f.ID}
+	if u.Rounds > 0 {
+		r.Duration = &status.Duration{Kind: status.Rounds, Rounds: u.Rounds}
+	}
+	if u.Save.DC > 0 {
+		r.Save = &u.Save
+	}
+	_, err := g.book.Apply(c, r)
+	return err
+}
+
+// reacting returns the status whose trigger fired.
+func (g *Game) reacting(c *engine.Ctx) (*status.Status, error) {
+	s := g.book.Get(c.Reactor())
+	if s == nil {
+		return nil, fmt.Errorf("entity %d is not an active condition", c.Reactor())
+	}
+	return s, nil
+}
+
+// adapt swaps the adaptive armour's resistance for one to the type of the
+// damage just taken (the last component of the hit that did damage).
+func (g *Game) adapt(c *engine.Ctx) error {
+	s, err := g.reacting(c)
+	if err != nil {
+		return err
+	}
+	hit, ok := c.Event().Data.(*Damage)
+	if !ok {
+		return fmt.Errorf("ADAPT: the event carries %T, not damage", c.Event().Data)
+	}
+	typ := ""
+	for _, p := range hit.Parts {
+		if p.Rolled > 0 {
+			typ = p.Type
+		}
+	}
+	if typ == "" {
+		return nil
+	}
+	if old := g.book.Child(s.ID, adaptiveResistance.Name); old != nil {
+		f := g.Fighter(s.Bearer)
+		if slices.ContainsFunc(f.Resistance.Entries(), func(e value.Entry) bool { return e.By == old.ID && e.Modifier.DamageType == typ }) {
+			return nil // already adapted to this type
+		}
+		g.book.Remove(c, old.ID, "adapting to "+typ)
+	}
+	_, err = g.book.Apply(c, status.Request{Def: adaptiveResistance, Bearer: s.Bearer, Source: s.Source, Parent: s.ID,
+		Mods: []status.Mod{{Value: "resistance", Channel: value.SelfStatic, Modifier: value.WithResistance("adaptive armour", typ, value.Resistant)}}})
+	return err
+}
+
+// trance moves a battle trance on after its bearer's attack: a hit
+// replaces the level with the next one, a miss removes it.
+func (g *Game) trance(c *engine.Ctx) error {
+	s, err := g.reacting(c)
+	if err != nil {
+		return err
+	}
+	a, ok := c.Event().Data.(*Act)
+	if !ok || a.Roll == nil {
+		return nil
+	}
+	old := g.book.Child(s.ID, tranceLevel.Name)
+	level := 0
+	if old != nil {
+		level = old.Stacks
+	}
+	if !a.Roll.Hit() {
+		if old != nil {
+			g.book.Remove(c, old.ID, "the trance breaks on a miss")
+		}
+		return nil
+	}
+	if level >= MaxTrance {
+		return nil
+	}
+	if old != nil {
+		g.book.Remove(c, old.ID, "deepened")
+	}
+	level++
+	_, err = g.book.Apply(c, status.Request{Def: tranceLevel, Bearer: s.Bearer, Source: s.Source, Parent: s.ID, Stacks: level,
+		Mods: []status.Mod{{Value: "attack", Channel: value.SelfStatic, Modifier: value.Bonus(fmt.Sprintf("battle trance %d", level), level)}}})
+	return err
+}
+
+// leavesReach is the filter of the opportunity attack: a hostile creature
+// the reactor can see steps out of its reach, of its own will (forced
+// movement is not a step), without disengaging, and the reactor still has
+// its reaction.
+type leavesReach struct{}
+
+// Match implements engine.Filter.
+func (leavesReach) Match(state any, ev *engine.Event, t *engine.Instance) bool {
+	g := state.(*Game)
+	r, mover := g.Fighter(t.Reactor), g.Fighter(ev.Subject)
+	st, ok := ev.Data.(*Step)
+	if r == nil || mover == nil || !ok || r == mover || !r.Alive || !mover.Alive || r.Side == mover.Side {
+		return false
+	}
+	reach := r.reach()
+	return reach > 0 && r.Economy.Reactions > 0 && !g.has(mover.ID, "disengaging") && g.sees(r, mover) &&
+		Distance(r.Pos, st.From) <= reach && Distance(r.Pos, st.To) > reach
+}
+
+// opportunityAttack makes the reactor's attack on the creature leaving its
+// reach, as a reaction: a child of the step, resolved before the step goes
+// on.
+func (g *Game) opportunityAttack(c *engine.Ctx) error {
+	r, mover := g.Fighter(c.Reactor()), g.Fighter(c.Event().Subject)
+	if !mover.Alive {
+		c.Note("%s has no one to attack: %s is down", r.Key, mover.Key)
+		return nil
+	}
+	a := actArgs{Action: attackAction.Name, Actor: r.ID, Target: mover.ID, Weapon: r.meleeWeapon().Name, Reaction: true}
+	if _, err := g.prepare(a, engine.NoPlayer); err != nil {
+		c.Note("%s makes no opportunity attack: %v", r.Key, err)
+		return nil
+	}
+	return g.act(c, a)
+}

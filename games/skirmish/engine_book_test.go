@@ -1,0 +1,261 @@
+package skirmish
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tabulagames/tabula/engine"
+)
+
+// The cross-checks of chapter 10 of the engine book (seed 003's newer
+// engine), with the same numbers. The chapter 2 cross-checks (modifiable
+// values) are in engine/value.
+
+// EB-10-003: a critical hit rolls the weapon's damage dice twice.
+func TestEB10003CriticalDoublesDice(t *testing.T) {
+	m := start(t, arena(20, 20, at("attacker", goblin(), 0, 5, 5), at("target", skeleton(), 1, 6, 5)), 10, 3, 4)
+	force(m, "attacker", forceHit)
+	force(m, "attacker", forceCrit)
+	do(t, m, Command{Do: "attack", Target: "target", Weapon: "scimitar"})
+	_, a := lastAct(m, evAttack, engine.Completion)
+	if a.Roll.Outcome != Crit || !slices.Equal(a.Damage[0].Rolls, []int{3, 4}) {
+		t.Fatalf("outcome %s, damage dice %v; want CRIT with [3 4]", a.Roll.Outcome, a.Damage[0].Rolls)
+	}
+	if hp := m.Game.ByKey("target").HP; hp != 13-(3+4+2) {
+		t.Errorf("skeleton HP %d, want 13 - 9 = 4 (the +2 is added once)", hp)
+	}
+}
+
+// EB-10-004: a move of 3 squares walks step by step: 3 completed
+// STEP_MOVEMENT events and 15 ft of movement spent.
+func TestEB10004MoveStepByStep(t *testing.T) {
+	m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 5), at("far", skeleton(), 1, 15, 15)))
+	do(t, m, Command{Do: "move", To: &Cell{5, 8}})
+	f := m.Game.ByKey("mover")
+	if f.Pos != (Cell{5, 8}) || f.Economy.Movement != 30-15 {
+		t.Errorf("mover on %s with %d ft left, want (5,8) with 15", f.Pos, f.Economy.Movement)
+	}
+	if n := count(m, evStep, engine.Completion); n != 3 {
+		t.Errorf("%d completed steps, want 3", n)
+	}
+	if _, a := lastAct(m, evMove, engine.Completion); a == nil || *a.End != (Cell{5, 8}) || a.Partial {
+		t.Errorf("the move did not complete on (5,8): %+v", a)
+	}
+}
+
+// EB-10-010: a natural 20 is a critical hit even against AC+100, and a
+// natural 1 a critical miss even against AC−100.
+func TestEB10010NaturalRolls(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ac, d20 int
+		want    string
+		damaged bool
+	}{
+		{"natural 20 against AC+100", 100, 20, Crit, true},
+		{"natural 1 against AC-100", -100, 1, CritMiss, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := start(t, arena(20, 20, at("attacker", goblin(), 0, 5, 5), at("target", skeleton(), 1, 6, 5)), tc.d20)
+			m.Game.ByKey("target").AC.Add(0, m.Game.ByKey("target").ID, bonus("armour", tc.ac), nil)
+			do(t, m, Command{Do: "attack", Target: "target"})
+			_, a := lastAct(m, evAttack, engine.Completion)
+			if a.Roll.Outcome != tc.want || !slices.Equal(a.Roll.Dice, []int{tc.d20}) {
+				t.Errorf("dice %v, outcome %s; want [%d] and %s", a.Roll.Dice, a.Roll.Outcome, tc.d20, tc.want)
+			}
+			if got := count(m, evDamage, engine.NoPhase) > 0; got != tc.damaged {
+				t.Errorf("damage dealt: %v, want %v", got, tc.damaged)
+			}
+		})
+	}
+}
+
+// EB-10-011 and EB-10-013: a longbow (80/320 ft) cannot shoot beyond long
+// range (the attack is cancelled and costs nothing); beyond normal range,
+// or with a hostile creature within reach, it shoots with disadvantage,
+// and both together are still one disadvantage die.
+func TestEB10011And013RangedAttacks(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		archer     Cell
+		target     Cell
+		enemyNear  bool
+		dice       []int
+		cancelled  string
+		long       bool
+		wantDice   []int
+		wantAdv    string
+		wantResult string
+	}{
+		{"normal range (80 ft)", Cell{0, 0}, Cell{16, 0}, false, []int{19}, "", false, []int{19}, "", Hit},
+		{"long range (85 ft)", Cell{0, 0}, Cell{17, 0}, false, []int{19, 2}, "", true, []int{19, 2}, "DISADVANTAGE", Miss},
+		{"beyond long range (325 ft)", Cell{0, 0}, Cell{65, 0}, false, nil, "out of range", false, nil, "", ""},
+		{"threatened", Cell{5, 2}, Cell{15, 2}, true, []int{18, 3}, "", false, []int{18, 3}, "DISADVANTAGE", Miss},
+		{"threatened at long range", Cell{5, 2}, Cell{22, 2}, true, []int{18, 3}, "", true, []int{18, 3}, "DISADVANTAGE", Miss},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := []Placement{at("archer", archer(), 0, tc.archer[0], tc.archer[1]), at("target", skeleton(), 1, tc.target[0], tc.target[1])}
+			if tc.enemyNear {
+				ps = append(ps, at("adjacent", goblin(), 1, tc.archer[0], tc.archer[1]+1))
+			}
+			m := start(t, arena(80, 5, ps...), tc.dice...)
+			do(t, m, Command{Do: "attack", Target: "target"})
+			ev, a := lastAct(m, evAttack, engine.Declaration)
+			archer := m.Game.ByKey("archer")
+			if tc.cancelled != "" {
+				if !ev.Cancelled || !strings.Contains(a.Reason, tc.cancelled) || archer.Economy.Actions != 1 {
+					t.Errorf("cancelled %v (%q), actions left %d; want cancelled for %q with the action kept", ev.Cancelled, a.Reason, archer.Economy.Actions, tc.cancelled)
+				}
+				return
+			}
+			_, a = lastAct(m, evAttack, engine.Completion)
+			if a == nil {
+				t.Fatal("the attack did not complete")
+			}
+			if !slices.Equal(a.Roll.Dice, tc.wantDice) || a.Roll.Advantage != tc.wantAdv || a.Roll.Outcome != tc.wantResult {
+				t.Errorf("dice %v %s → %s; want %v %s → %s", a.Roll.Dice, a.Roll.Advantage, a.Roll.Outcome, tc.wantDice, tc.wantAdv, tc.wantResult)
+			}
+			if archer.Economy.Actions != 0 {
+				t.Error("the attack did not spend the action")
+			}
+		})
+	}
+}
+
+// EB-10-016 and EB-10-019: a 6 slashing + 6 fire hit applies resistance
+// per component: 9 against slashing resistance, 18 against slashing
+// vulnerability, 6 against slashing immunity.
+func TestEB10016And019MixedDamage(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		want   int
+	}{{"resistance", 9}, {"vulnerability", 18}, {"immunity", 6}, {"none", 12}} {
+		t.Run(tc.status, func(t *testing.T) {
+			flaming := goblin()
+			flaming.Weapons[0].Damage = append(flaming.Weapons[0].Damage, DamageDice{Dice: Dice{1, 6}, Type: "fire"})
+			st, _ := parseResistance(tc.status)
+			m := start(t, arena(20, 20, at("attacker", flaming, 0, 5, 5), at("target", target(Resist{"slashing", st}), 1, 6, 5)), 10, 4, 6)
+			force(m, "attacker", forceHit)
+			do(t, m, Command{Do: "attack", Target: "target"})
+			_, a := lastAct(m, evAttack, engine.Completion)
+			if len(a.Damage) != 2 || a.Damage[0].Total != 6 || a.Damage[1].Total != 6 {
+				t.Fatalf("damage rolls %+v, want 6 slashing and 6 fire", a.Damage)
+			}
+			if lost := 40 - m.Game.ByKey("target").HP; lost != tc.want || a.Dealt != tc.want {
+				t.Errorf("HP lost %d (dealt %d), want %d", lost, a.Dealt, tc.want)
+			}
+		})
+	}
+}
+
+// EB-10-001: an attack on a target out of reach is cancelled before any
+// cost is paid.
+func TestEB10001OutOfReachCostsNothing(t *testing.T) {
+	m := start(t, arena(20, 20, at("attacker", goblin(), 0, 2, 2), at("far", skeleton(), 1, 12, 2)))
+	do(t, m, Command{Do: "attack", Target: "far", Weapon: "scimitar"})
+	ev, a := lastAct(m, evAttack, engine.Declaration)
+	if !ev.Cancelled || !strings.Contains(a.Reason, "reach") || m.Game.ByKey("attacker").Economy.Actions != 1 {
+		t.Errorf("cancelled %v (%q), actions %d", ev.Cancelled, a.Reason, m.Game.ByKey("attacker").Economy.Actions)
+	}
+	if n := count(m, evAttack, engine.Execution); n != 0 {
+		t.Errorf("a cancelled attack reached EXECUTION %d times", n)
+	}
+}
+
+// EB-10-005, 006, 014 and 007: leaving a hostile creature's reach provokes
+// an opportunity attack that costs its reaction; not when disengaging, not
+// a second time without a reaction, and never for forced movement.
+func TestOpportunityAttacks(t *testing.T) {
+	t.Run("EB-10-005 leaving reach provokes", func(t *testing.T) {
+		m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("watcher", skeleton(), 1, 5, 5)), 10, 4)
+		force(m, "watcher", forceHit)
+		do(t, m, Command{Do: "move", To: &Cell{5, 10}})
+		_, a := lastAct(m, evAttack, engine.Completion)
+		if a == nil || !a.Opportunity || m.Game.ByKey("mover").HP != 7-(4+2) || m.Game.ByKey("watcher").Economy.Reactions != 0 {
+			t.Errorf("opportunity attack %+v; mover HP %d, watcher reactions %d", a, m.Game.ByKey("mover").HP, m.Game.ByKey("watcher").Economy.Reactions)
+		}
+		if m.Game.ByKey("mover").Pos != (Cell{5, 10}) {
+			t.Errorf("the mover stopped on %s", m.Game.ByKey("mover").Pos)
+		}
+	})
+	t.Run("EB-10-006 disengaging does not", func(t *testing.T) {
+		m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("watcher", skeleton(), 1, 5, 5)), 10, 4)
+		force(m, "watcher", forceHit)
+		do(t, m, Command{Do: "disengage"}, Command{Do: "move", To: &Cell{5, 10}})
+		if m.Game.ByKey("mover").HP != 7 || m.Game.ByKey("watcher").Economy.Reactions != 1 || !m.Game.has(m.Game.ByKey("mover").ID, "disengaging") {
+			t.Errorf("mover HP %d, watcher reactions %d", m.Game.ByKey("mover").HP, m.Game.ByKey("watcher").Economy.Reactions)
+		}
+	})
+	t.Run("EB-10-014 one reaction, one opportunity attack", func(t *testing.T) {
+		m := start(t, arena(20, 20, at("first", goblin(), 0, 5, 6), at("second", goblin(), 0, 6, 5), at("watcher", skeleton(), 1, 5, 5)), 10, 4, 10, 4)
+		force(m, "watcher", forceHit)
+		do(t, m, Command{Do: "move", To: &Cell{5, 10}}, Command{Do: "end"}, Command{Do: "move", To: &Cell{10, 5}})
+		if m.Game.ByKey("first").HP >= 7 || m.Game.ByKey("second").HP != 7 || count(m, evAttack, engine.Completion) != 1 {
+			t.Errorf("first HP %d, second HP %d, %d attacks", m.Game.ByKey("first").HP, m.Game.ByKey("second").HP, count(m, evAttack, engine.Completion))
+		}
+	})
+	for _, forced := range []bool{true, false} {
+		name := "EB-10-007 walking out of reach provokes"
+		if forced {
+			name = "EB-10-007 being shoved out of reach does not"
+		}
+		t.Run(name, func(t *testing.T) {
+			dice := []int{10, 1} // the opportunity attack: a hit for 1+2
+			if forced {
+				dice = []int{15, 5} // the contest: 15 against 5
+			}
+			m := start(t, arena(20, 20, at("pushed", goblin(), 0, 3, 2), at("shover", target(), 0, 2, 2), at("watcher", skeleton(), 1, 2, 3)), dice...)
+			force(m, "watcher", forceHit)
+			if forced {
+				do(t, m, Command{Do: "end"}, Command{Do: "shove", Target: "pushed"})
+			} else {
+				do(t, m, Command{Do: "move", To: &Cell{4, 2}})
+			}
+			pushed := m.Game.ByKey("pushed")
+			if pushed.Pos != (Cell{4, 2}) {
+				t.Fatalf("pushed is on %s, want (4,2)", pushed.Pos)
+			}
+			provoked := m.Game.ByKey("watcher").Economy.Reactions == 0
+			if provoked == forced || (pushed.HP < 7) != provoked {
+				t.Errorf("provoked %v, HP %d", provoked, pushed.HP)
+			}
+			if forced && count(m, evForced, engine.NoPhase) != 1 {
+				t.Error("no FORCED_MOVEMENT event")
+			}
+		})
+	}
+}
+
+// EB-10-017: a lethal opportunity attack stops the move before the mover
+// leaves its square; the move completes as partial.
+func TestEB10017LethalOpportunityAttack(t *testing.T) {
+	m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("ally", goblin(), 0, 15, 15), at("watcher", skeleton(), 1, 5, 5)), 10, 6, 6)
+	force(m, "watcher", forceHit)
+	force(m, "watcher", forceCrit)
+	do(t, m, Command{Do: "move", To: &Cell{5, 10}})
+	mover := m.Game.ByKey("mover")
+	if mover.Alive || mover.Pos != (Cell{5, 6}) {
+		t.Errorf("mover alive %v on %s, want dead on (5,6)", mover.Alive, mover.Pos)
+	}
+	if _, a := lastAct(m, evMove, engine.Completion); a == nil || !a.Partial || *a.End != (Cell{5, 6}) {
+		t.Errorf("move completion %+v, want partial on (5,6)", a)
+	}
+	if count(m, evStep, engine.EffectPhase) != 1 || count(m, evStep, engine.Completion) != 0 {
+		t.Errorf("steps: %d effect, %d completed; want 1 and 0", count(m, evStep, engine.EffectPhase), count(m, evStep, engine.Completion))
+	}
+	if cur := m.Game.Current(); cur.Key != "ally" {
+		t.Errorf("the dead mover's turn did not end: it is %s's", cur.Key)
+	}
+}
+
+// EB-10-008: dash spends the action, gives the speed again as movement and
+// the dashing condition.
+func TestEB10008Dash(t *testing.T) {
+	m := start(t, arena(20, 20, at("hero", goblin(), 0, 5, 5), at("enemy", skeleton(), 1, 15, 15)))
+	do(t, m, Command{Do: "dash"})
+	f := m.Game.ByKey("hero")
+	if f.Economy.Actions != 0 || f.Economy.Movement != 60 || !m.Game.has(f.ID, "dashing") {
+		t.Errorf("after dashing: %+v, conditions %v", f.Economy, m.Game.Conditions(f.ID))
+	}
+}

@@ -1,0 +1,200 @@
+package skirmish
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/engine/status"
+)
+
+// Lines renders the log from record from on as readable lines: one per
+// event, trigger firing, cancellation and note. Scenario traces and the
+// terminal show these.
+func (m *Match) Lines(from int) []string {
+	var out []string
+	recs := m.Records()
+	for i := max(from, 0); i < len(recs); i++ {
+		if s := m.line(&recs[i]); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (m *Match) line(r *engine.Record) string {
+	switch r.Kind {
+	case engine.RecEvent:
+		return m.eventLine(&m.Events[r.Event])
+	case engine.RecFired:
+		return "fired " + m.TriggerName(r.Trigger) + " (" + m.EntityName(r.Reactor) + ")"
+	case engine.RecSkipped:
+		return "skipped " + m.TriggerName(r.Trigger) + " (" + m.EntityName(r.Reactor) + "): " + r.Text
+	case engine.RecCancelled:
+		ev := &m.Events[r.Event]
+		why := ""
+		switch d := ev.Data.(type) {
+		case *Act:
+			why = d.Reason
+		case *Step:
+			why = d.Reason
+		}
+		if why == "" && r.Trigger != engine.NoTrigger {
+			why = "by " + m.TriggerName(r.Trigger)
+		}
+		return "cancelled " + m.head(ev) + ": " + why
+	case engine.RecNote:
+		return "note: " + r.Text
+	case engine.RecError:
+		return "error: " + r.Text
+	}
+	return ""
+}
+
+// head is an event's type and phase, and who does what to whom.
+func (m *Match) head(ev *engine.Event) string {
+	var b strings.Builder
+	b.WriteString(types.Name(ev.Type))
+	if ev.Phase != engine.NoPhase {
+		b.WriteByte('/')
+		b.WriteString(ev.Phase.String())
+	}
+	if ev.Subject != engine.System {
+		b.WriteByte(' ')
+		b.WriteString(m.EntityName(ev.Subject))
+	}
+	if ev.Target != engine.System {
+		b.WriteString(" → ")
+		b.WriteString(m.EntityName(ev.Target))
+	}
+	return b.String()
+}
+
+func (m *Match) eventLine(ev *engine.Event) string {
+	head := m.head(ev)
+	detail := ""
+	switch d := ev.Data.(type) {
+	case *Act:
+		detail = actDetail(ev.Phase, d)
+	case *Step:
+		detail = d.From.String() + "→" + d.To.String()
+		if ev.Type == evForced {
+			detail += " pushed by " + m.EntityName(ev.Source)
+		}
+	case *Damage:
+		var parts []string
+		for _, p := range d.Parts {
+			s := fmt.Sprintf("%d %s", p.Rolled, p.Type)
+			if p.Status != "" {
+				s += fmt.Sprintf(" (%s: %d)", p.Status, p.Taken)
+			}
+			parts = append(parts, s)
+		}
+		detail = fmt.Sprintf("%d from %s [%s]", ev.Amount, m.EntityName(ev.Source), strings.Join(parts, ", "))
+		if d.Reduced > 0 {
+			detail += fmt.Sprintf(", %d reduced", d.Reduced)
+		}
+		if d.Absorbed > 0 {
+			detail += fmt.Sprintf(", %d absorbed", d.Absorbed)
+		}
+		detail += fmt.Sprintf(", %d HP left", d.HP)
+	case status.Change:
+		detail = d.Status
+		if d.Stacks > 0 {
+			detail += " " + strconv.Itoa(d.Stacks)
+		}
+		if d.Reason != "" {
+			detail += " (" + d.Reason + ")"
+		}
+	case *Save:
+		verdict := "fails"
+		if d.Success {
+			verdict = "succeeds"
+		}
+		detail = fmt.Sprintf("%s save against %s: %s = %d vs DC %d, %s", d.Ability, d.Condition, rollText(d.D20, d.Total-d.Natural), d.Total, d.DC, verdict)
+	case D20:
+		detail = fmt.Sprintf("%s = %d", rollText(d, ev.Amount-d.Natural), ev.Amount)
+	case string:
+		detail = d
+	}
+	switch ev.Type {
+	case evRoundStart:
+		detail = strconv.Itoa(ev.Amount)
+	case evEncounterEnd:
+		who := "draw"
+		if ev.Player != engine.NoPlayer {
+			who = m.PlayerName(ev.Player) + " win"
+		}
+		detail = who + ": " + detail
+	}
+	if detail == "" {
+		return head
+	}
+	return head + ": " + detail
+}
+
+// rollText renders a d20 and its bonus: "15+4", or "adv 15/3+4".
+func rollText(r D20, bonus int) string {
+	s := strconv.Itoa(r.Natural)
+	if len(r.Dice) == 2 {
+		tag := "adv"
+		if r.Advantage == "DISADVANTAGE" {
+			tag = "dis"
+		}
+		s = fmt.Sprintf("%s %d/%d", tag, r.Dice[0], r.Dice[1])
+	}
+	if bonus >= 0 {
+		return s + "+" + strconv.Itoa(bonus)
+	}
+	return s + strconv.Itoa(bonus)
+}
+
+func actDetail(ph engine.Phase, a *Act) string {
+	var parts []string
+	if a.Weapon != "" && ph == engine.Declaration {
+		parts = append(parts, a.Weapon)
+	}
+	if a.Opportunity && ph == engine.Declaration {
+		parts = append(parts, "opportunity attack")
+	}
+	if len(a.Path) > 0 && ph == engine.Declaration {
+		parts = append(parts, "to "+a.Path[len(a.Path)-1].String())
+	}
+	if r := a.Roll; r != nil && ph >= engine.EffectPhase {
+		s := fmt.Sprintf("%s = %d vs AC %d: %s", rollText(r.D20, r.Bonus), r.Total, r.AC, r.Outcome)
+		if r.AutoHit != "" {
+			s += " (" + r.AutoHit + ")"
+		}
+		parts = append(parts, s)
+	}
+	if len(a.Damage) > 0 && ph == engine.EffectPhase {
+		var ds []string
+		for _, d := range a.Damage {
+			ds = append(ds, fmt.Sprintf("%s%+d %v = %d %s", d.Dice, d.Bonus, d.Rolls, d.Total, d.Type))
+		}
+		parts = append(parts, strings.Join(ds, " + "))
+	}
+	if ph == engine.Completion && a.Dealt > 0 {
+		parts = append(parts, fmt.Sprintf("%d damage", a.Dealt))
+	}
+	if c := a.Contest; c != nil && ph >= engine.EffectPhase {
+		verdict := "fails"
+		if c.Won {
+			verdict = "wins"
+		}
+		parts = append(parts, fmt.Sprintf("athletics %s = %d vs %s %s = %d: %s", rollText(c.Attacker, c.AttackerTotal-c.Attacker.Natural),
+			c.AttackerTotal, c.DefenderSkill, rollText(c.Defender, c.DefenderTotal-c.Defender.Natural), c.DefenderTotal, verdict))
+	}
+	if a.Pushed != nil && ph == engine.Completion {
+		parts = append(parts, "pushed to "+a.Pushed.String())
+	}
+	if a.End != nil && ph == engine.Completion {
+		s := "ends on " + a.End.String()
+		if a.Partial {
+			s = "stops on " + a.End.String()
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}

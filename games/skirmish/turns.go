@@ -1,0 +1,285 @@
+package skirmish
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/engine/status"
+)
+
+// start begins the encounter: starting conditions, initiative, round 1 and
+// the first turn.
+func (g *Game) start(c *engine.Ctx) error {
+	if g.Round > 0 {
+		return engine.Rejectf("the encounter has already started")
+	}
+	ev := engine.NewEvent(evEncounterStart)
+	ev.Data = g.Encounter.Name
+	c.Emit(ev)
+	for _, f := range g.Fighters {
+		for _, u := range slices.Concat(f.Creature.Conditions, g.placement(f).Conditions) {
+			if err := g.applyUse(c, f, u); err != nil {
+				return err
+			}
+		}
+	}
+	g.Order = g.Order[:0]
+	for _, f := range g.Fighters {
+		// Everyone may react from the start; actions and movement come
+		// with their turn.
+		f.Economy = Economy{Reactions: 1}
+		g.Order = append(g.Order, f.ID)
+		if !g.Encounter.RollInitiative {
+			continue
+		}
+		r, err := g.rollD20(c, int(f.InitiativeBonus.Advantage()))
+		if err != nil {
+			return err
+		}
+		f.Initiative = r.Natural + f.AbilityMod(1) + f.InitiativeBonus.Score()
+		ev := engine.NewEvent(evInitiative)
+		ev.Subject, ev.Source, ev.Player, ev.Amount, ev.Data = f.ID, f.ID, f.Side, f.Initiative, r
+		c.Emit(ev)
+	}
+	// Highest initiative first; ties to the higher Dexterity, then to the
+	// order of the encounter file.
+	slices.SortStableFunc(g.Order, func(a, b engine.EntityID) int {
+		fa, fb := g.Fighter(a), g.Fighter(b)
+		if fa.Initiative != fb.Initiative {
+			return fb.Initiative - fa.Initiative
+		}
+		if !g.Encounter.RollInitiative {
+			return 0
+		}
+		return fb.Abilities[1].Score() - fa.Abilities[1].Score()
+	})
+	g.Round = 1
+	g.emitRound(c)
+	g.Turn = 0
+	return g.startTurn(c)
+}
+
+func (g *Game) placement(f *Combatant) *Placement { return &g.Encounter.Placements[f.ID-1] }
+
+func (g *Game) emitRound(c *engine.Ctx) {
+	ev := engine.NewEvent(evRoundStart)
+	ev.Amount = g.Round
+	c.Emit(ev)
+}
+
+// startTurn gives the current combatant its action, bonus action,
+// reaction and movement, and moves its conditions' durations on: a ROUNDS
+// condition counts its bearer's turns, so "1 round" lasts until the start
+// of the bearer's next turn.
+func (g *Game) startTurn(c *engine.Ctx) error {
+	f := g.Current()
+	f.Economy = Economy{Actions: 1, BonusActions: 1, Reactions: 1, Movement: f.Speed.Score()}
+	ev := engine.NewEvent(evTurnStart)
+	ev.Subject, ev.Source, ev.Player, ev.Amount = f.ID, f.ID, f.Side, g.Round
+	c.Emit(ev)
+	return g.book.Advance(c, f.ID, func(s *status.Status) (bool, error) { return g.save(c, f, s) })
+}
+
+// save rolls a saving throw against a condition's save: d20 + the ability
+// modifier + the save's value, at least the DC to succeed.
+func (g *Game) save(c *engine.Ctx, f *Combatant, s *status.Status) (bool, error) {
+	i := abilityIndex(s.Save.Ability)
+	if i < 0 {
+		return false, fmt.Errorf("condition %s: no ability %q to save with", s.Def.Name, s.Save.Ability)
+	}
+	r, err := g.rollD20(c, int(f.Saves[i].Advantage()))
+	if err != nil {
+		return false, err
+	}
+	total := r.Natural + f.AbilityMod(i) + f.Saves[i].Score()
+	ok := total >= s.Save.DC
+	ev := engine.NewEvent(evSave)
+	ev.Subject, ev.Source, ev.Player, ev.Amount = f.ID, f.ID, f.Side, total
+	ev.Data = &Save{D20: r, Ability: s.Save.Ability, DC: s.Save.DC, Total: total, Success: ok, Condition: s.Def.Name}
+	c.Emit(ev)
+	return ok, nil
+}
+
+// Save is the payload of a SAVING_THROW event.
+type Save struct {
+	D20
+	Ability   string `json:"ability"`
+	DC        int    `json:"dc"`
+	Total     int    `json:"total"`
+	Success   bool   `json:"success"`
+	Condition string `json:"condition"`
+}
+
+// endTurn ends the current combatant's turn and starts the next living
+// combatant's, starting a new round after the last. who is the combatant
+// ending its turn, or System when the rules end the turn of a combatant
+// that went down.
+func (g *Game) endTurn(c *engine.Ctx, who engine.EntityID) error {
+	if err := g.mayEnd(who, c.Actor()); err != nil {
+		return err
+	}
+	cur := g.Current()
+	ev := engine.NewEvent(evTurnEnd)
+	ev.Subject, ev.Source, ev.Player, ev.Amount = cur.ID, cur.ID, cur.Side, g.Round
+	c.Emit(ev)
+	for {
+		g.Turn++
+		if g.Turn == len(g.Order) {
+			g.Turn = 0
+			g.Round++
+			c.Match().NewRound()
+			if max := g.Encounter.MaxRounds; max > 0 && g.Round > max {
+				g.finish(c, engine.NoPlayer, fmt.Sprintf("no side won in %d rounds", max))
+				return nil
+			}
+			g.emitRound(c)
+		}
+		if g.Current().Alive {
+			return g.startTurn(c)
+		}
+	}
+}
+
+// mayEnd checks that who may end the current turn, for the seat.
+func (g *Game) mayEnd(who engine.EntityID, seat engine.PlayerID) error {
+	cur := g.Current()
+	switch {
+	case g.Over:
+		return engine.Rejectf("the encounter is over")
+	case cur == nil:
+		return engine.Rejectf("the encounter has not started")
+	case who == engine.System && cur.Alive:
+		return engine.Rejectf("%s is still standing", cur.Key)
+	case who == engine.System:
+		return nil
+	}
+	return g.mayCommand(g.Fighter(who), seat)
+}
+
+// longRest restores everyone standing to full health and ends their
+// UNTIL_LONG_REST conditions. There is no resting while a fight goes on.
+func (g *Game) longRest(c *engine.Ctx) error {
+	if err := g.mayRest(); err != nil {
+		return err
+	}
+	for _, f := range g.Fighters {
+		if !f.Alive {
+			continue
+		}
+		f.HP = f.MaxHP.Score()
+		ev := engine.NewEvent(evRest)
+		ev.Subject, ev.Source, ev.Player, ev.Amount = f.ID, f.ID, f.Side, f.HP
+		c.Emit(ev)
+		g.book.LongRest(c, f.ID)
+	}
+	return nil
+}
+
+func (g *Game) mayRest() error {
+	if !g.Over {
+		return engine.Rejectf("no one can rest while the fight goes on")
+	}
+	return nil
+}
+
+// Damage is the payload of a DAMAGE event.
+type Damage struct {
+	Parts []DamagePart `json:"parts"`
+	// Reduced is what damage reduction took off; Absorbed what temporary
+	// hit points took.
+	Reduced  int `json:"reduced,omitempty"`
+	Absorbed int `json:"absorbed,omitempty"`
+	// HP is what the creature has left.
+	HP int `json:"hp"`
+}
+
+// DamagePart is one component of damage as the creature took it.
+type DamagePart struct {
+	Type   string `json:"type"`
+	Rolled int    `json:"rolled"`
+	Taken  int    `json:"taken"`
+	// Status is the creature's resistance to the type, if any.
+	Status string `json:"status,omitempty"`
+}
+
+// damage deals a hit's damage to a creature: each component is
+// multiplied by the creature's resistance to its type (immune ×0, resistant
+// ×½ rounded down, vulnerable ×2), the sum loses the damage reduction,
+// temporary hit points absorb what they can and the rest comes off the hit
+// points. It returns the damage dealt (before temporary hit points).
+func (g *Game) damage(c *engine.Ctx, t *Combatant, source engine.EntityID, rolls []DamageRoll) int {
+	res := t.Resistance
+	if src := g.Fighter(source); src != nil {
+		res.SetContext(source, AttackContext{Distance: Distance(src.Pos, t.Pos), game: g})
+		res.Import(src.Damage)
+	}
+	hit := &Damage{}
+	sum := 0
+	for _, r := range rolls {
+		st := res.Resistance(r.Type)
+		p := DamagePart{Type: r.Type, Rolled: r.Total, Taken: st.Apply(r.Total)}
+		if st != 0 {
+			p.Status = st.String()
+		}
+		hit.Parts = append(hit.Parts, p)
+		sum += p.Taken
+	}
+	res.ResetImport()
+	res.ClearContext()
+	final := max(0, sum-t.DamageReduction.Score())
+	hit.Reduced = sum - final
+	hit.Absorbed = min(t.TempHP, final)
+	t.TempHP -= hit.Absorbed
+	t.HP = max(0, t.HP-(final-hit.Absorbed))
+	hit.HP = t.HP
+	ev := engine.NewEvent(evDamage)
+	ev.Subject, ev.Source, ev.Player, ev.Amount, ev.Data = t.ID, source, t.Side, final, hit
+	c.Emit(ev)
+	if t.HP == 0 {
+		g.kill(c, t, source)
+	}
+	return final
+}
+
+// kill takes a creature at 0 hit points out of the fight, with everything
+// it registered: its conditions and its reactions.
+func (g *Game) kill(c *engine.Ctx, f *Combatant, source engine.EntityID) {
+	f.Alive = false
+	ev := engine.NewEvent(evDeath)
+	ev.Subject, ev.Source, ev.Player = f.ID, source, f.Side
+	c.Emit(ev)
+	g.book.RemoveBearer(c, f.ID, "died")
+	c.Index().RemoveReactor(f.ID)
+	g.checkEnd(c)
+}
+
+// checkEnd ends the encounter once at most one side has anyone standing.
+func (g *Game) checkEnd(c *engine.Ctx) {
+	if g.Over {
+		return
+	}
+	standing := engine.NoPlayer
+	for _, f := range g.Fighters {
+		if !f.Alive {
+			continue
+		}
+		if standing != engine.NoPlayer && standing != f.Side {
+			return
+		}
+		standing = f.Side
+	}
+	reason := "everyone is down"
+	if standing != engine.NoPlayer {
+		reason = g.Encounter.Sides[standing] + " are the last standing"
+	}
+	g.finish(c, standing, reason)
+}
+
+// finish ends the encounter.
+func (g *Game) finish(c *engine.Ctx, winner engine.PlayerID, reason string) {
+	g.Over, g.Winner = true, winner
+	ev := engine.NewEvent(evEncounterEnd)
+	ev.Player, ev.Data = winner, reason
+	c.Emit(ev)
+}
