@@ -23,6 +23,7 @@ type room struct {
 	id    string
 	inbox chan func()
 	quit  chan struct{}
+	done  chan struct{} // closed when run returns
 
 	rec      store.Match
 	def      *party.Definition
@@ -37,13 +38,14 @@ const inboxSize = 128
 
 func newRoom(srv *Server, rec store.Match, def *party.Definition) *room {
 	return &room{
-		srv: srv, id: rec.ID, inbox: make(chan func(), inboxSize), quit: make(chan struct{}),
+		srv: srv, id: rec.ID, inbox: make(chan func(), inboxSize), quit: make(chan struct{}), done: make(chan struct{}),
 		rec: rec, def: def, sessions: map[*session]struct{}{},
 		bots: rng.New(rec.Seed ^ 0x9e3779b97f4a7c15).Stream("bots"),
 	}
 }
 
 func (r *room) run() {
+	defer close(r.done)
 	for {
 		select {
 		case f := <-r.inbox:
@@ -64,12 +66,16 @@ func (r *room) do(ctx context.Context, f func()) error {
 	case r.inbox <- func() { f(); close(done) }:
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-r.done:
+		return errClosing
 	}
 	select {
 	case <-done:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-r.done:
+		return errClosing
 	}
 }
 
@@ -147,6 +153,8 @@ func (r *room) seatOf(token string) int {
 // --- the lobby ---
 
 var errNotOwner = errors.New("only whoever created the match may do that")
+
+var errClosing = errors.New("the server is shutting down")
 
 // join seats a player under a nickname and returns the seat's token.
 func (r *room) join(ctx context.Context, name string) (int, string, error) {

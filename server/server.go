@@ -48,8 +48,9 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 
-	mu    sync.Mutex
-	rooms map[string]*room
+	mu     sync.Mutex
+	rooms  map[string]*room
+	closed bool
 }
 
 // New opens the database, loads the boards and rebuilds every unfinished
@@ -94,11 +95,18 @@ func New(opts Options) (*Server, error) {
 func (srv *Server) Close() error {
 	srv.cancel()
 	srv.mu.Lock()
-	for _, r := range srv.rooms {
+	rooms := srv.rooms
+	srv.rooms = map[string]*room{}
+	srv.closed = true
+	srv.mu.Unlock()
+	// Every room finishes what it is doing (storing a command included)
+	// before the store closes.
+	for _, r := range rooms {
 		close(r.quit)
 	}
-	srv.rooms = map[string]*room{}
-	srv.mu.Unlock()
+	for _, r := range rooms {
+		<-r.done
+	}
 	return srv.store.Close()
 }
 
@@ -136,6 +144,9 @@ func (srv *Server) recover(ctx context.Context) error {
 func (srv *Server) room(ctx context.Context, id string) (*room, error) {
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
+	if srv.closed {
+		return nil, errClosing
+	}
 	if r, ok := srv.rooms[id]; ok {
 		return r, nil
 	}

@@ -4,11 +4,11 @@
 // it produced. A match is its seed and its commands; a restarted server
 // rebuilds it by replaying them and checks every hash on the way.
 //
-// Commands are appended through one writer goroutine that commits many
-// matches' commands in one transaction (group commit), so a busy server
-// pays one disk sync for many commands, and an append returns only once its
-// transaction is committed: a command acknowledged to a player survives the
-// process being killed.
+// Every write goes through one writer goroutine, so writers never wait on
+// each other's locks, and it commits many matches' commands in one
+// transaction (group commit): a busy server pays one disk sync for many
+// commands. An append returns only once its transaction is committed: a
+// command acknowledged to a player survives the process being killed.
 package store
 
 import (
@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -25,9 +26,17 @@ import (
 // Store is an open database.
 type Store struct {
 	db      *sql.DB
-	appends chan appendReq
+	appends chan writeReq
 	done    chan struct{}
+
+	// closing guards appends: Append holds it for reading while it queues,
+	// Close for writing while it closes the queue.
+	closing sync.RWMutex
+	closed  bool
 }
+
+// ErrClosed is returned by Append once the store is closing.
+var ErrClosed = errors.New("the store is closed")
 
 // ErrNotFound is returned for a match or board that does not exist.
 var ErrNotFound = errors.New("not found")
@@ -79,14 +88,21 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, appends: make(chan appendReq, 1024), done: make(chan struct{})}
+	s := &Store{db: db, appends: make(chan writeReq, 1024), done: make(chan struct{})}
 	go s.writer()
 	return s, nil
 }
 
 // Close waits for pending appends and closes the database.
 func (s *Store) Close() error {
+	s.closing.Lock()
+	if s.closed {
+		s.closing.Unlock()
+		return nil
+	}
+	s.closed = true
 	close(s.appends)
+	s.closing.Unlock()
 	<-s.done
 	return s.db.Close()
 }
@@ -102,9 +118,11 @@ type Board struct {
 
 // SaveBoard adds a board to the library (or replaces the one with its id).
 func (s *Store) SaveBoard(ctx context.Context, b Board) error {
-	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO boards(id, name, source, data, created) VALUES(?,?,?,?,?)`,
-		b.ID, b.Name, b.Source, b.Data, b.Created.UTC().Format(time.RFC3339Nano))
-	return err
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT OR REPLACE INTO boards(id, name, source, data, created) VALUES(?,?,?,?,?)`,
+			b.ID, b.Name, b.Source, b.Data, b.Created.UTC().Format(time.RFC3339Nano))
+		return err
+	})
 }
 
 // Boards lists the library, oldest first.
@@ -176,10 +194,12 @@ func (s *Store) CreateMatch(ctx context.Context, m Match) error {
 		return err
 	}
 	now := m.Created.UTC().Format(time.RFC3339Nano)
-	_, err = s.db.ExecContext(ctx, `INSERT INTO matches(id, game, board_id, board_name, board_data, seed, max_rounds, seats, owner, status, result, error, created, updated)
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO matches(id, game, board_id, board_name, board_data, seed, max_rounds, seats, owner, status, result, error, created, updated)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		m.ID, m.Game, m.BoardID, m.BoardName, m.BoardData, int64(m.Seed), m.MaxRounds, string(seats), m.Owner, m.Status, m.Result, m.Error, now, now)
-	return err
+			m.ID, m.Game, m.BoardID, m.BoardName, m.BoardData, int64(m.Seed), m.MaxRounds, string(seats), m.Owner, m.Status, m.Result, m.Error, now, now)
+		return err
+	})
 }
 
 // UpdateMatch changes a match's seats, status, result and error.
@@ -188,15 +208,17 @@ func (s *Store) UpdateMatch(ctx context.Context, m Match) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE matches SET seats=?, status=?, result=?, error=?, updated=? WHERE id=?`,
-		string(seats), m.Status, m.Result, m.Error, time.Now().UTC().Format(time.RFC3339Nano), m.ID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE matches SET seats=?, status=?, result=?, error=?, updated=? WHERE id=?`,
+			string(seats), m.Status, m.Result, m.Error, time.Now().UTC().Format(time.RFC3339Nano), m.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
 }
 
 const matchColumns = `m.id, m.game, m.board_id, m.board_name, m.board_data, m.seed, m.max_rounds, m.seats, m.owner, m.status, m.result, m.error, m.created, m.updated,
@@ -274,9 +296,12 @@ func (s *Store) Commands(ctx context.Context, matchID string) ([]Command, error)
 	return out, rows.Err()
 }
 
-type appendReq struct {
+// writeReq is a write waiting for the writer: a command to append, or
+// another write to run in its own transaction.
+type writeReq struct {
 	match string
 	cmd   Command
+	exec  func(tx *sql.Tx) error
 	done  chan error
 }
 
@@ -284,29 +309,54 @@ type appendReq struct {
 // holding it is committed. Commands of many matches share transactions.
 // A command whose sequence number is taken is refused.
 func (s *Store) Append(ctx context.Context, matchID string, c Command) error {
-	req := appendReq{match: matchID, cmd: c, done: make(chan error, 1)}
+	return s.queue(ctx, writeReq{match: matchID, cmd: c, done: make(chan error, 1)})
+}
+
+// write runs a write other than an append on the writer goroutine.
+func (s *Store) write(ctx context.Context, exec func(tx *sql.Tx) error) error {
+	return s.queue(ctx, writeReq{exec: exec, done: make(chan error, 1)})
+}
+
+func (s *Store) queue(ctx context.Context, req writeReq) error {
+	s.closing.RLock()
+	if s.closed {
+		s.closing.RUnlock()
+		return ErrClosed
+	}
 	select {
 	case s.appends <- req:
 	case <-ctx.Done():
+		s.closing.RUnlock()
 		return ctx.Err()
 	}
-	// Once queued, the append is committed or fails as a whole; waiting
+	s.closing.RUnlock()
+	// Once queued, the write is committed or fails as a whole; waiting
 	// for it even if ctx ends keeps "acknowledged means stored" true.
 	return <-req.done
 }
 
-// writer commits queued appends in batches.
+// writer runs the queued writes in order, committing consecutive appends
+// in batches.
 func (s *Store) writer() {
 	defer close(s.done)
 	const maxBatch = 256
-	batch := make([]appendReq, 0, maxBatch)
+	batch := make([]writeReq, 0, maxBatch)
 	for first := range s.appends {
+		if first.exec != nil {
+			first.done <- s.transact(first.exec)
+			continue
+		}
 		batch = append(batch[:0], first)
+		var after *writeReq // a write that ended the batch
 	fill:
 		for len(batch) < maxBatch {
 			select {
 			case r, ok := <-s.appends:
 				if !ok {
+					break fill
+				}
+				if r.exec != nil {
+					after = &r
 					break fill
 				}
 				batch = append(batch, r)
@@ -315,13 +365,29 @@ func (s *Store) writer() {
 			}
 		}
 		s.commit(batch)
+		if after != nil {
+			after.done <- s.transact(after.exec)
+		}
 	}
+}
+
+// transact runs one write in its own transaction.
+func (s *Store) transact(exec func(tx *sql.Tx) error) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	if err := exec(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // commit writes a batch in one transaction. If the transaction fails, each
 // append is retried alone so that one bad command (a taken sequence
 // number) does not fail the others.
-func (s *Store) commit(batch []appendReq) {
+func (s *Store) commit(batch []writeReq) {
 	err := s.insert(batch)
 	if err == nil {
 		for _, r := range batch {
@@ -334,11 +400,11 @@ func (s *Store) commit(batch []appendReq) {
 		return
 	}
 	for _, r := range batch {
-		r.done <- s.insert([]appendReq{r})
+		r.done <- s.insert([]writeReq{r})
 	}
 }
 
-func (s *Store) insert(batch []appendReq) error {
+func (s *Store) insert(batch []writeReq) error {
 	tx, err := s.db.Begin()
 	if err != nil {
 		return err

@@ -288,8 +288,17 @@ func (s *State) movePlayer(p *Player, to int) {
 	}
 	p.Space = to
 	s.RemainingMoves = max(0, s.RemainingMoves-1)
+	if len(p.History) >= MaxHistory {
+		// Forget the oldest moves, so that long games keep a bounded
+		// state (it is hashed after every command).
+		p.History = append(p.History[:0], p.History[len(p.History)-MaxHistory+1:]...)
+	}
 	p.History = append(p.History, Move{Space: to, RemainingMoves: s.RemainingMoves, Round: round})
 }
+
+// MaxHistory is how many moves a player's history remembers: moving back
+// further than that lands on the oldest move remembered.
+const MaxHistory = 256
 
 // endTurn ends the current turn: the game may end; a repeat effect gives
 // the same player another turn; otherwise the next player's turn comes.

@@ -36,6 +36,8 @@ type Game struct {
 	State   *State
 	// Commands are every command accepted so far, for replays.
 	Commands []Command
+
+	hash string // the state hash, "" when it must be computed again
 }
 
 // Command is a player's input: a roll, a choice at a fork, the
@@ -90,6 +92,7 @@ func NewGame(def *Definition, players []string, opt Options) (*Game, error) {
 // then runs until it needs someone's input again.
 func (g *Game) Apply(cmd Command) error {
 	s, m := g.State, g.Match
+	g.hash = ""
 	if s.Over {
 		return engine.Rejectf("the game is over")
 	}
@@ -184,8 +187,14 @@ func (g *Game) waitingText() string {
 	return strings.Join(parts, ", ")
 }
 
-// Hash returns the match's state hash.
-func (g *Game) Hash() string { return g.Match.Hash() }
+// Hash returns the match's state hash. It is computed once per state:
+// a server asks for it for the store and for every viewer.
+func (g *Game) Hash() string {
+	if g.hash == "" {
+		g.hash = g.Match.Hash()
+	}
+	return g.hash
+}
 
 // Over reports whether the game has ended.
 func (g *Game) Over() bool { return g.State.Over }
