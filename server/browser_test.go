@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -163,7 +162,22 @@ func TestTwoPlayersInTheBrowser(t *testing.T) {
 		chromedp.Click(chromedp.ID("start")))
 
 	did := map[string]int{}
+	reloaded := false
 	for round := 0; ; round++ {
+		// Halfway, Bob reloads the page: he is back in his seat, with the
+		// match where it was.
+		if !reloaded && did["roll"] >= 2 {
+			reloaded = true
+			before := eval(bob, `document.getElementById("app").dataset.hash`)
+			run(bob, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("players")),
+				chromedp.Poll[chromedp.Void](`document.getElementById("app").dataset.hash !== undefined`))
+			if you := eval(bob, `document.querySelector("#players .player .name") ? [...document.querySelectorAll("#players .name")].map(n => n.textContent).join(",") : ""`); !strings.Contains(you, "Bob — you") {
+				t.Errorf("after reloading, Bob is not in his seat: %q", you)
+			}
+			if after := eval(bob, `document.getElementById("app").dataset.hash`); after != before && before != "" {
+				t.Logf("the match moved on while Bob reloaded (%s → %s)", before, after)
+			}
+		}
 		if round > 600 {
 			t.Logf("Ann's toast: %s", eval(ann, `document.getElementById("toast").textContent`))
 			t.Logf("Ann sees: %s", eval(ann, `document.body.innerText`))
@@ -201,14 +215,29 @@ func TestTwoPlayersInTheBrowser(t *testing.T) {
 	if !strings.Contains(text, "Winner") {
 		t.Errorf("the spectator's result: %q", text)
 	}
-	shot, err := chromedp.Run(ann, chromedp.FullScreenshot(90))
+	if !reloaded {
+		t.Error("the game ended before Bob could reload")
+	}
+	shot, err := chromedp.Run(ann, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(artifacts(t), "finished-game.jpg")
+	path := filepath.Join(artifacts(t), "finished-game.png")
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("moves %v; screenshot of the finished game: %s", did, path)
-	fmt.Fprint(os.Stderr)
+	// The spectator's phone-sized screen shows the same finished game.
+	run(watcher, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("game-over")))
+	if w := eval(watcher, `String(document.documentElement.scrollWidth)`); w != "390" {
+		t.Errorf("on a phone-sized screen the page is %s pixels wide, want 390 (no sideways scrolling)", w)
+	}
+	phone, err := chromedp.Run(watcher, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	phonePath := filepath.Join(artifacts(t), "finished-game-phone.png")
+	if err := os.WriteFile(phonePath, phone, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("moves %v; screenshots of the finished game: %s, %s", did, path, phonePath)
 }

@@ -273,7 +273,7 @@ const (
 )
 
 func spaceLabel(sp *Space) string {
-	if sp.Name != "" && sp.Name != sp.ID {
+	if sp.Name != "" && !strings.EqualFold(sp.Name, sp.ID) {
 		return sp.Name + " (" + sp.ID + ")"
 	}
 	return sp.ID
