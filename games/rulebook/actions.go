@@ -250,6 +250,12 @@ func (s *State) end(c *engine.Ctx, reason string, winners []int) {
 		c.Emit(ev)
 	}
 	s.Over, s.Winners, s.EndReason = true, winners, reason
+	// The rules leave the match: what they queued is skipped, not fired.
+	var ids []engine.TriggerID
+	c.Index().Each(func(t *engine.Instance) { ids = append(ids, t.ID) })
+	for _, id := range ids {
+		c.Index().Remove(id)
+	}
 	over, _ := types.Lookup(GameOver)
 	ev := engine.NewEvent(over)
 	ev.Data = &eventData{Reason: reason}
