@@ -145,8 +145,8 @@ func (c *checker) loops(g *eventGraph, reach map[string]bool) {
 		}
 	}
 	reported := map[string]bool{}
-	for _, start := range sortedKeys(sureEdges) {
-		if !reach[start] || reported[start] {
+	for _, start := range c.eventNames {
+		if !reach[start] || reported[start] || sureEdges[start] == nil {
 			continue
 		}
 		circle := findCircle(sureEdges, start)

@@ -153,6 +153,14 @@ func (c *checker) check() *Definition {
 	if len(f.Rules) == 0 {
 		c.errorf("/rules", "a game needs rules: start with {\"preset\": \"Turn\"}")
 	}
+	// Properties that actions set exist before any rule reads them.
+	for _, r := range f.Rules {
+		for _, a := range r.Then {
+			if name, ok := stringOf(a.Fields["prop"]); ok && strings.TrimSpace(name) != "" {
+				c.prop(name)
+			}
+		}
+	}
 	for i := range f.Rules {
 		c.rule(i)
 	}
@@ -531,7 +539,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 	info, ok := c.events[w.Event]
 	switch {
 	case w.Event == "":
-		c.errorf(ptr+"/when", "a rule needs an event: \"when\": {\"event\": …}")
+		c.errorf(ptr+"/when", "a rule needs \"when\": {\"event\": …}")
 	case !ok:
 		c.errorf(ptr+"/when/event", "unknown event %q%s", w.Event, diag.DidYouMean(w.Event, c.eventNames))
 	}
@@ -550,7 +558,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 		}
 	}
 	if len(r.Then) == 0 {
-		c.errorf(ptr+"/then", "a rule needs at least one action in \"then\"")
+		c.errorf(ptr+"/then", "a rule needs \"then\": a list of at least one action, [{\"action\": …}]")
 	}
 	for j := range r.Then {
 		if a := c.action(ptr+"/then/"+strconv.Itoa(j), &r.Then[j], p); a != nil {
@@ -567,6 +575,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 func (c *checker) filters(ptr string, w *When, info EventInfo, t *engine.Trigger, p *part) {
 	f := &whenFilter{tile: -1}
 	check := func(name, val string, known []string, what string) {
+		// known is nil for the tile and the deck, checked below.
 		if val == "" {
 			return
 		}
@@ -579,7 +588,7 @@ func (c *checker) filters(ptr string, w *When, info EventInfo, t *engine.Trigger
 			c.errorf(ptr+"/"+name, "%s has no %s to filter on; %s", w.Event, name, list)
 			return
 		}
-		if known != nil && !slices.Contains(known, val) {
+		if what != "" && !slices.Contains(known, val) {
 			c.warnf(ptr+"/"+name, "no %s is %q, so this rule never fires%s", what, val, diag.DidYouMean(val, known))
 		}
 	}

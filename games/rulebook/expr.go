@@ -3,12 +3,16 @@ package rulebook
 import (
 	"fmt"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 
 	"cel.dev/cel-go/cel"
 	celchecker "cel.dev/cel-go/checker"
 	"cel.dev/cel-go/ext"
 	"cel.dev/cel-go/interpreter"
+
+	"github.com/tabulagames/tabula/diag"
 
 	"github.com/tabulagames/tabula/engine"
 )
@@ -126,7 +130,7 @@ func compileExpr(src string, want *cel.Type) (*expr, []problem) {
 			if line := e.Location.Line(); line > 1 {
 				off += lineStart(src, line)
 			}
-			out = append(out, problem{offset: off, msg: celTypeNames.Replace(e.Message)})
+			out = append(out, problem{offset: off, msg: celMessage(e.Message)})
 		}
 		return nil, out
 	}
@@ -145,6 +149,42 @@ func compileExpr(src string, want *cel.Type) (*expr, []problem) {
 		return nil, []problem{{msg: err.Error()}}
 	}
 	return &expr{src: src, prg: prg}, nil
+}
+
+var (
+	undefinedField = regexp.MustCompile(`^undefined field '([^']*)'$`)
+	undeclaredRef  = regexp.MustCompile(`^undeclared reference to '([^']*)'`)
+)
+
+// celMessage words a CEL error for a designer: the documentation's type
+// names, the closest field or variable, no parser's wish list.
+func celMessage(msg string) string {
+	msg = celTypeNames.Replace(msg)
+	if m := undefinedField.FindStringSubmatch(msg); m != nil {
+		var fields []string
+		for _, v := range variables {
+			for _, f := range v.Fields {
+				if !slices.Contains(fields, f.Name) {
+					fields = append(fields, f.Name)
+				}
+			}
+		}
+		return "no such field: " + m[1] + diag.DidYouMean(m[1], fields)
+	}
+	if m := undeclaredRef.FindStringSubmatch(msg); m != nil {
+		var names []string
+		for _, v := range variables {
+			names = append(names, v.Name)
+		}
+		return fmt.Sprintf("unknown name %q%s; the variables are %s (text is written in quotes: 'red')", m[1], diag.DidYouMean(m[1], names), strings.Join(names, ", "))
+	}
+	if strings.Contains(msg, "mismatched input '<EOF>'") {
+		return "Syntax error: the expression ends too soon"
+	}
+	if i := strings.Index(msg, " expecting {"); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
 }
 
 func typeText(t *cel.Type) string {

@@ -102,15 +102,18 @@ func decodeJSON(rep *diag.Reporter, data []byte) (any, bool) {
 	dec.UseNumber()
 	var v any
 	err := dec.Decode(&v)
+	off := dec.InputOffset()
 	if err == nil {
 		if _, err = dec.Token(); err == io.EOF {
 			return v, true
 		}
 		err = errors.New("more data after the end of the document")
+		for off < int64(len(data)) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
+			off++
+		}
 	}
-	off := dec.InputOffset()
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
+	if errors.As(err, &se) && se.Offset > 0 {
 		off = max(se.Offset-1, 0) // the offset is just past the offending byte
 	} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		err = errors.New("unexpected end of the file")

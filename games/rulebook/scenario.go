@@ -17,7 +17,8 @@ import (
 type Scenario struct {
 	Game string `yaml:"game"`
 	Name string `yaml:"name"`
-	// File is the game file, relative to the scenario's folder.
+	// File is the game file, relative to the scenario's folder (or
+	// absolute).
 	File    string   `yaml:"file"`
 	Players []string `yaml:"players"`
 	Seed    uint64   `yaml:"seed"`
@@ -90,7 +91,11 @@ func RunScenario(path string, data []byte) *scenario.Result {
 		r.Failf("the scenario needs \"file\": the game file, relative to the scenario")
 		return r
 	}
-	def, list := Load(filepath.Join(filepath.Dir(path), sc.File))
+	file := sc.File
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(filepath.Dir(path), file)
+	}
+	def, list := Load(file)
 	if def == nil {
 		r.Failf("the game file is invalid:\n%s", listText(list))
 		return r
@@ -130,6 +135,12 @@ func listText(l diag.List) string {
 func (sc *Scenario) play(g *Game, r *scenario.Result) error {
 	bots := rng.New(sc.Seed).Stream("bots")
 	cmds := sc.Commands
+	defer func() {
+		if len(cmds) > 0 && r.Passed() {
+			c := cmds[0]
+			r.Failf("%d command(s) were not used: the match never asked %s for %q (it waits for %s)", len(cmds), c.Player, c.Kind, g.waitText())
+		}
+	}()
 	for range maxScenarioCommands {
 		ws := g.Waits()
 		if g.Over() || g.Err() != nil || len(ws) == 0 || (sc.Turns > 0 && g.State.Turn > sc.Turns) {

@@ -249,11 +249,34 @@ func schemaDiagnostics(rep *diag.Reporter, root any) diag.List {
 				at(ptr+"/"+esc(m), fmt.Sprintf("unknown member %q", m))
 			}
 		case *kind.Type:
-			at(ptr, fmt.Sprintf("must be %s, not %s", strings.Join(k.Want, " or "), k.Got))
+			var want []string
+			for _, w := range k.Want {
+				want = append(want, typeWord(w))
+			}
+			at(ptr, fmt.Sprintf("must be %s, not %s", strings.Join(want, " or "), typeWord(k.Got)))
 		default:
 			at(ptr, e.ErrorKind.LocalizedString(printer))
 		}
 	}
 	leaves(ve)
 	return slices.CompactFunc(out.List, func(a, b diag.Diagnostic) bool { return a == b })
+}
+
+// typeWord names a JSON Schema type the way the loader's messages do.
+func typeWord(t string) string {
+	switch t {
+	case "integer":
+		return "a whole number"
+	case "number":
+		return "a number"
+	case "string":
+		return "a string"
+	case "boolean":
+		return "true or false"
+	case "object":
+		return "an object"
+	case "array":
+		return "an array"
+	}
+	return t
 }
