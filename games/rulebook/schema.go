@@ -134,34 +134,32 @@ var Schema = sync.OnceValue(func() []byte {
 	}
 	defs["action"] = obj{"type": "object", "required": []string{"action"},
 		"properties": obj{"action": obj{"enum": actionNames()}}, "allOf": actionBranches}
-	doc := obj{
-		"$schema":              "https://json-schema.org/draft/2020-12/schema",
-		"$id":                  SchemaURL,
-		"title":                "Tabula rule book, version 1",
-		"description":          "A game made of rules: a board of tiles, players, decks, and rules \"when EVENT, if CONDITION, then ACTIONS\". See docs/rulebook.md.",
-		"type":                 "object",
-		"required":             []string{"game", "board", "rules"},
-		"additionalProperties": false,
-		"properties": obj{
-			"$schema":     obj{"type": "string"},
-			"game":        obj{"const": "rulebook"},
-			"name":        obj{"type": "string"},
-			"description": obj{"type": "string"},
-			"players":     obj{"$ref": "#/$defs/players"},
-			"board":       obj{"$ref": "#/$defs/board"},
-			"decks":       obj{"type": "array", "items": obj{"$ref": "#/$defs/deck"}},
-			"events":      obj{"type": "array", "items": obj{"$ref": "#/$defs/event"}},
-			"rules":       obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}},
-		},
-		"$defs": defs,
-	}
+	// The top level in reading order; encoding/json sorts the rest.
+	var m members
+	m.add("$schema", "https://json-schema.org/draft/2020-12/schema")
+	m.add("$id", SchemaURL)
+	m.add("title", "Tabula rule book, version 1")
+	m.add("description", "A game made of rules: a board of tiles, players, decks, and rules \"when EVENT, if CONDITION, then ACTIONS\". See docs/rulebook.md.")
+	m.add("type", "object")
+	m.add("required", []string{"game", "board", "rules"})
+	m.add("additionalProperties", false)
+	m.add("properties", obj{
+		"$schema":     obj{"type": "string"},
+		"game":        obj{"const": "rulebook"},
+		"name":        obj{"type": "string"},
+		"description": obj{"type": "string"},
+		"players":     obj{"$ref": "#/$defs/players"},
+		"board":       obj{"$ref": "#/$defs/board"},
+		"decks":       obj{"type": "array", "items": obj{"$ref": "#/$defs/deck"}},
+		"events":      obj{"type": "array", "items": obj{"$ref": "#/$defs/event"}},
+		"rules":       obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}},
+	})
+	m.add("$defs", defs)
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	if err := json.Indent(&b, m.done(), "", "  "); err != nil {
 		panic("rulebook: encoding the schema: " + err.Error())
 	}
+	b.WriteByte('\n')
 	return b.Bytes()
 })
 
