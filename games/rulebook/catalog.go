@@ -95,7 +95,8 @@ type PresetInfo struct {
 	Name   string  `json:"name"`
 	Doc    string  `json:"doc"`
 	Params []Field `json:"params"`
-	// Origin names the rule of the original editor the preset follows.
+	// Origin says where the preset comes from (a rule of the original
+	// editor, a game).
 	Origin string `json:"origin"`
 
 	expand func(p presetArgs) []Rule
@@ -283,7 +284,7 @@ const (
 
 var builtinEvents = []EventInfo{
 	ev(StartGame, "The match begins, every player on the starting tile. The game emits it once; a rule on it (the Turn preset's) starts the first turn.", false),
-	ev(StartTurn, "A player's turn begins. EMIT announces it (the Turn preset does); the game counts turns and rounds when it does, and ends a match that reached its round limit.", true, fPlayer, fAmount),
+	ev(StartTurn, "A player's turn begins; the amount is the turn's number. EMIT announces it (the Turn preset does); the game counts turns and rounds when it does, and ends a match that reached its round limit.", true, fPlayer, fAmount),
 	ev(EndTurn, "A player's turn ends. EMIT announces it; the Turn preset then passes the turn on.", true, fPlayer),
 	ev(CurrentPlayerChanged, "SET_CURRENT_PLAYER made another player (or the same one) the current player.", false, fPlayer),
 	ev(DiceRolled, "A player rolled; the amount is the total.", false, fPlayer, fAmount),

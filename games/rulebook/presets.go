@@ -37,7 +37,7 @@ func (p presetArgs) and(cond string) string {
 var ifParam = Field{Name: "if", Type: TypeCondition, Doc: "a condition that must also hold (e.g. player.props['stuck'] == 0)", Default: ""}
 
 var presets = []*PresetInfo{
-	{Name: "Turn", Origin: "the StartTurnRule and EndTurnRule of the original design (its TurnRule)",
+	{Name: "Turn", Origin: "the original design's StartTurnRule and EndTurnRule (its TurnRule)",
 		Doc:    "Players take turns in seat order: START_GAME starts the first turn, START_TURN queues END_TURN at priority 10 (after everything else of the turn), END_TURN makes the next player current and starts their turn, both at priority 1.",
 		Params: []Field{},
 		expand: func(p presetArgs) []Rule {
@@ -47,14 +47,14 @@ var presets = []*PresetInfo{
 				hand("next turn", EndTurn, "", nil, newAction(actSetCurrent, 1), newAction(actEmit, 1, "event", StartTurn)),
 			}
 		}},
-	{Name: "DieMove", Origin: "DieMoveRule",
+	{Name: "DieMove", Origin: "the original's DieMoveRule",
 		Doc:    "At the start of a turn the player rolls and walks that many tiles (both at priority 1).",
 		Params: []Field{{Name: "numberOfDice", Type: TypeCount, Doc: "how many dice", Default: 1}, {Name: "sides", Type: TypeCount, Doc: "the sides of each die", Default: 6}, ifParam},
 		expand: func(p presetArgs) []Rule {
 			return []Rule{hand("roll and move", StartTurn, p.and(""), nil,
 				newAction(actRoll, 1, "dice", p.num("numberOfDice"), "sides", p.num("sides")), newAction(actMove, 1, "steps", "roll"))}
 		}},
-	{Name: "CardMove", Origin: "Candy Land's cards (the original planned them; it shipped dice only)",
+	{Name: "CardMove", Origin: "Candy Land, one of the original's example games",
 		Doc:    "At the start of a turn the player draws a card (priority 1) and walks to the next tile of its colour, as many times as the card's number says, or goes to the tile the card names.",
 		Params: []Field{{Name: "deck", Type: TypeDeck, Doc: "the deck to draw from", Required: true}, ifParam},
 		expand: func(p presetArgs) []Rule {
@@ -65,13 +65,13 @@ var presets = []*PresetInfo{
 				hand("go to the card's tile", CardDrawn, p.and("card.tile != ''"), &When{Deck: deck}, newAction(actMoveTo, 1, "to", "card.tile")),
 			}
 		}},
-	{Name: "Jump", Origin: "the chutes and ladders of the original's Shoots and Ladders",
+	{Name: "Jump", Origin: "Shoots and Ladders, one of the original's example games",
 		Doc:    "A player who lands on a tile with a jump target (a chute or a ladder) goes there (priority 2).",
 		Params: []Field{},
 		expand: func(p presetArgs) []Rule {
 			return []Rule{hand("jump", TileLanded, "tile.jump != ''", nil, newAction(actMoveTo, 2, "to", "tile.jump"))}
 		}},
-	{Name: "BuyTile", Origin: "BuyTileRule",
+	{Name: "BuyTile", Origin: "the original's BuyTileRule",
 		Doc:    "A player who lands on a tile of a kind that nobody owns, and can afford it, is offered to buy it (priority 3).",
 		Params: []Field{{Name: "tileType", Type: TypeKind, Doc: "the kind of tile for sale; \"\" for any tile with a price", Default: "tile"}, ifParam},
 		expand: func(p presetArgs) []Rule {
@@ -81,7 +81,7 @@ var presets = []*PresetInfo{
 			}
 			return []Rule{hand("offer", TileLanded, p.and("tile.owner < 0 && tile.price > 0 && player.score >= tile.price"), w, newAction(actBuy, 3))}
 		}},
-	{Name: "ScoreTile", Origin: "ScoreTileRule",
+	{Name: "ScoreTile", Origin: "the original's ScoreTileRule",
 		Doc:    "A player who lands on a tile another player owns pays its rent to the owner (priority 3).",
 		Params: []Field{{Name: "tileType", Type: TypeKind, Doc: "the kind of tile that asks rent; \"\" for any", Default: ""}, {Name: "rent", Type: TypeInt, Doc: "how much", Default: "tile.rent"}, ifParam},
 		expand: func(p presetArgs) []Rule {
@@ -93,7 +93,7 @@ var presets = []*PresetInfo{
 			r.Then[0].Fields["amount"] = p["rent"]
 			return []Rule{r}
 		}},
-	{Name: "FiniteBoardWin", Origin: "FiniteBoardWinRule",
+	{Name: "FiniteBoardWin", Origin: "the original's FiniteBoardWinRule",
 		Doc:    "A player who lands on the last tile (one no arrow leads on from), or on the tile named, wins (priority 0).",
 		Params: []Field{{Name: "tile", Type: TypeTile, Doc: "the winning tile; \"\" for any tile at the end of the board", Default: ""}},
 		expand: func(p presetArgs) []Rule {
@@ -102,7 +102,7 @@ var presets = []*PresetInfo{
 			}
 			return []Rule{hand("win", TileLanded, "tile.last", nil, newAction(actWin, 0))}
 		}},
-	{Name: "LastStandingWin", Origin: "LastStandingWinRule",
+	{Name: "LastStandingWin", Origin: "the original's LastStandingWinRule",
 		Doc:    "When a player is removed and only numWinPlayer players are left, they win (priority 0).",
 		Params: []Field{{Name: "numWinPlayer", Type: TypeCount, Doc: "how many players are left when the game ends", Default: 1}},
 		expand: func(p presetArgs) []Rule {
@@ -110,7 +110,7 @@ var presets = []*PresetInfo{
 			r.Then[0].Player = SelEach
 			return []Rule{r}
 		}},
-	{Name: "RemovePlayer", Origin: "RemovePlayerRule",
+	{Name: "RemovePlayer", Origin: "the original's RemovePlayerRule",
 		Doc:    "At the start of every turn, players whose score is below scoreMinBound are out (priority 0).",
 		Params: []Field{{Name: "scoreMinBound", Type: TypeCount, Doc: "the lowest score that stays in", Default: 0}},
 		expand: func(p presetArgs) []Rule {
@@ -119,7 +119,7 @@ var presets = []*PresetInfo{
 			r.Then[0].Where = "player.score < " + strconv.Itoa(p.num("scoreMinBound"))
 			return []Rule{r}
 		}},
-	{Name: "TurnLimit", Origin: "a round limit (not in the original)",
+	{Name: "TurnLimit", Origin: "Tabula, for games that might not end",
 		Doc:    "When a turn of the round after the last one would begin, the game ends and the highest score wins (priority 0).",
 		Params: []Field{{Name: "rounds", Type: TypeCount, Doc: "how many rounds are played", Required: true}},
 		expand: func(p presetArgs) []Rule {
