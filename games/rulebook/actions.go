@@ -284,9 +284,7 @@ func startGame(c *engine.Ctx, s *State, a startArgs) error {
 	for i := range s.Players {
 		s.Players[i].Tile = d.start
 	}
-	if err := a.Setup.apply(s); err != nil {
-		return err
-	}
+	a.Setup.apply(s)
 	for i, dk := range d.File.Decks {
 		var pile []int
 		for j, card := range dk.Cards {
@@ -335,6 +333,9 @@ func doSetCurrent(x *run) error {
 	s := x.s
 	to := x.a.vals["to"].lit.(string)
 	if to == "this" {
+		if !s.Players[x.seats[0]].Active {
+			return nil
+		}
 		s.Current = x.seats[0]
 	} else {
 		next := -1

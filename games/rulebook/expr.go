@@ -219,10 +219,13 @@ func lineStart(text string, line int) int {
 // it cannot know: strings, the players and the property maps.
 type sizes struct{}
 
+// EstimateSize implements checker.CostEstimator: every size is at most 64.
 func (sizes) EstimateSize(celchecker.AstNode) *celchecker.SizeEstimate {
 	return &celchecker.SizeEstimate{Min: 0, Max: 64}
 }
 
+// EstimateCallCost implements checker.CostEstimator: calls cost what CEL
+// says.
 func (sizes) EstimateCallCost(string, string, *celchecker.AstNode, []celchecker.AstNode) *celchecker.CallEstimate {
 	return nil
 }

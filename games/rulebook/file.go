@@ -259,37 +259,40 @@ func (r Rule) MarshalJSON() ([]byte, error) {
 	return m.done(), nil
 }
 
+// object is a JSON object whose members are taken out one by one; what is
+// left is what the format does not know.
+type object map[string]json.RawMessage
+
+// take decodes a member into v (leaving v as it is if the member has the
+// wrong type) and removes it.
+func (o object) take(name string, v any) {
+	if raw, ok := o[name]; ok {
+		json.Unmarshal(raw, v)
+		delete(o, name)
+	}
+}
+
 // UnmarshalJSON reads a rule, leaving members of the wrong type empty.
 func (r *Rule) UnmarshalJSON(data []byte) error {
-	var m map[string]json.RawMessage
+	*r = Rule{}
+	var m object
 	if json.Unmarshal(data, &m) != nil {
 		return nil
 	}
-	*r = Rule{}
-	take := func(name string, v any) {
-		if raw, ok := m[name]; ok {
-			json.Unmarshal(raw, v)
-			delete(m, name)
-		}
-	}
-	take("preset", &r.Preset)
-	take("name", &r.Name)
-	take("description", &r.Description)
+	m.take("preset", &r.Preset)
+	m.take("name", &r.Name)
+	m.take("description", &r.Description)
 	if r.Preset == "" {
-		if raw, ok := m["when"]; ok {
-			r.When.decode(raw)
-			delete(m, "when")
-		}
-		take("if", &r.If)
-		if raw, ok := m["then"]; ok {
-			var items []json.RawMessage
-			json.Unmarshal(raw, &items)
-			for _, it := range items {
-				var a Action
-				a.UnmarshalJSON(it)
-				r.Then = append(r.Then, a)
-			}
-			delete(m, "then")
+		var when json.RawMessage
+		m.take("when", &when)
+		r.When.decode(when)
+		m.take("if", &r.If)
+		var items []json.RawMessage
+		m.take("then", &items)
+		for _, it := range items {
+			var a Action
+			a.UnmarshalJSON(it)
+			r.Then = append(r.Then, a)
 		}
 	}
 	if len(m) > 0 {
@@ -350,21 +353,15 @@ func (a Action) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads an action, leaving members of the wrong type empty;
 // a missing priority is DefaultPriority.
 func (a *Action) UnmarshalJSON(data []byte) error {
-	var m map[string]json.RawMessage
 	*a = Action{Priority: DefaultPriority}
+	var m object
 	if json.Unmarshal(data, &m) != nil {
 		return nil
 	}
-	take := func(name string, v any) {
-		if raw, ok := m[name]; ok {
-			json.Unmarshal(raw, v)
-			delete(m, name)
-		}
-	}
-	take("action", &a.Action)
-	take("priority", &a.Priority)
-	take("player", &a.Player)
-	take("where", &a.Where)
+	m.take("action", &a.Action)
+	m.take("priority", &a.Priority)
+	m.take("player", &a.Player)
+	m.take("where", &a.Where)
 	a.Fields = m
 	if a.Fields == nil {
 		a.Fields = map[string]json.RawMessage{}

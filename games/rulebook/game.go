@@ -84,9 +84,9 @@ func (st *Setup) check(d *Definition, players []string) error {
 }
 
 // apply changes a state as the setup says; check has accepted it.
-func (st *Setup) apply(s *State) error {
+func (st *Setup) apply(s *State) {
 	if st == nil {
-		return nil
+		return
 	}
 	seat := func(name string) int {
 		for i, p := range s.Players {
@@ -115,7 +115,6 @@ func (st *Setup) apply(s *State) error {
 	if st.Current != "" {
 		s.Current = seat(st.Current)
 	}
-	return nil
 }
 
 // Game is one rule book match: the engine match, its state and the
@@ -147,6 +146,7 @@ type StallError struct {
 	After string // the last event
 }
 
+// Error says what stopped and what the rules must do.
 func (e *StallError) Error() string {
 	return fmt.Sprintf("the game stopped after %s: no rule queued anything more, nobody is asked anything and nobody won; "+
 		"rules must keep the turns going (the Turn preset) and end the game (WIN, END_GAME)", e.After)

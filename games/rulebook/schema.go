@@ -91,49 +91,42 @@ var Schema = sync.OnceValue(func() []byte {
 			"prop":   obj{"type": "string", "description": "only for this property"},
 		}},
 	}
-	var presetBranches, actionBranches []any
-	for _, p := range presets {
-		props := obj{"preset": obj{"const": p.Name}, "name": obj{"type": "string"}, "description": obj{"type": "string"}}
-		var required []string
-		for _, f := range p.Params {
-			props[f.Name] = fieldSchema(f)
-			if f.Required {
-				required = append(required, f.Name)
+	// A preset rule and an action are each one of several shapes, told
+	// apart by one member ("preset", "action"): a definition per shape,
+	// chosen by if/then so that errors speak of the right one.
+	variants := func(key, prefix string, names []string, shape func(i int) (doc string, props obj, fields []Field)) obj {
+		var branches []any
+		for i, name := range names {
+			doc, props, fields := shape(i)
+			props[key] = obj{"const": name}
+			var required []string
+			for _, f := range fields {
+				props[f.Name] = fieldSchema(f)
+				if f.Required {
+					required = append(required, f.Name)
+				}
 			}
+			def := obj{"type": "object", "description": doc, "properties": props, "additionalProperties": false}
+			if required != nil {
+				def["required"] = required
+			}
+			defs[prefix+name] = def
+			branches = append(branches, obj{"if": obj{"properties": obj{key: obj{"const": name}}}, "then": obj{"$ref": "#/$defs/" + prefix + name}})
 		}
-		def := obj{"type": "object", "description": p.Doc, "properties": props, "additionalProperties": false}
-		if required != nil {
-			def["required"] = required
-		}
-		defs["preset-"+p.Name] = def
-		presetBranches = append(presetBranches, obj{"if": obj{"properties": obj{"preset": obj{"const": p.Name}}},
-			"then": obj{"$ref": "#/$defs/preset-" + p.Name}})
+		return obj{"type": "object", "required": []string{key}, "properties": obj{key: obj{"enum": names}}, "allOf": branches}
 	}
-	defs["presetRule"] = obj{"type": "object", "required": []string{"preset"},
-		"properties": obj{"preset": obj{"enum": presetNames()}}, "allOf": presetBranches}
-	for _, a := range actions {
-		props := obj{"action": obj{"const": a.Name}}
+	defs["presetRule"] = variants("preset", "preset-", presetNames(), func(i int) (string, obj, []Field) {
+		return presets[i].Doc, obj{"name": obj{"type": "string"}, "description": obj{"type": "string"}}, presets[i].Params
+	})
+	defs["action"] = variants("action", "action-", actionNames(), func(i int) (string, obj, []Field) {
+		a := actions[i]
+		props := obj{}
 		for _, f := range commonActionFields[1:] {
 			props[f.Name] = fieldSchema(f)
 		}
 		props["player"] = obj{"enum": selectorNames(), "default": a.Player, "description": "whose queue the action goes to"}
-		var required []string
-		for _, f := range a.Fields {
-			props[f.Name] = fieldSchema(f)
-			if f.Required {
-				required = append(required, f.Name)
-			}
-		}
-		def := obj{"type": "object", "description": a.Doc, "properties": props, "additionalProperties": false}
-		if required != nil {
-			def["required"] = required
-		}
-		defs["action-"+a.Name] = def
-		actionBranches = append(actionBranches, obj{"if": obj{"properties": obj{"action": obj{"const": a.Name}}},
-			"then": obj{"$ref": "#/$defs/action-" + a.Name}})
-	}
-	defs["action"] = obj{"type": "object", "required": []string{"action"},
-		"properties": obj{"action": obj{"enum": actionNames()}}, "allOf": actionBranches}
+		return a.Doc, props, a.Fields
+	})
 	// The top level in reading order; encoding/json sorts the rest.
 	var m members
 	m.add("$schema", "https://json-schema.org/draft/2020-12/schema")
