@@ -16,9 +16,9 @@ import (
 //     START_TURN (nor end the game): a turn can never end;
 //   - nothing that END_TURN sets off can start another turn;
 //   - rules that go round a circle of events, each rule without a
-//     condition and each action sure to emit the next event, with no rule
-//     along the circle asking anyone anything and none able to end the
-//     game: once started they loop forever;
+//     condition and each action sure to emit the next event (see sure),
+//     with no rule along the circle asking anyone anything and none able
+//     to end the game: once started they loop forever;
 //   - nothing can end the game (a warning: play stops at a round limit).
 //
 // "May lead to" ignores conditions, so what it says cannot happen truly
@@ -117,10 +117,23 @@ func (g *eventGraph) reach(from []string) map[string]bool {
 var sureSelectors = []string{SelCurrent, SelEvent, SelEach}
 
 // sure reports whether an action always runs for someone and always emits
-// what it emits: EMIT and SET_CURRENT_PLAYER, for the current player, the
-// event's or everyone, without "where".
+// what it emits: EMIT and SET_CURRENT_PLAYER; MOVE_TO a tile named as
+// such; CHANGE_SCORE and CHANGE_PROP by a number other than 0 — for the
+// current player, the event's or everyone, without "where".
 func sure(a *act) bool {
-	return (a.info.Name == actEmit || a.info.Name == actSetCurrent) && a.where == nil && slices.Contains(sureSelectors, a.player)
+	if a.where != nil || !slices.Contains(sureSelectors, a.player) {
+		return false
+	}
+	switch a.info.Name {
+	case actEmit, actSetCurrent:
+		return true
+	case actMoveTo:
+		return a.vals["to"].e == nil
+	case actScore, actChangeProp:
+		n, ok := a.vals["amount"].lit.(int)
+		return ok && n != 0
+	}
+	return false
 }
 
 // edge is a rule that surely leads from one event to another.

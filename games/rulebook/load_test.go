@@ -130,6 +130,10 @@ func TestValidateSnippets(t *testing.T) {
  {"name": "Pong", "when": {"event": "PING"}, "then": [{"action": "EMIT", "event": "PONG"}]},
  {"name": "Back", "when": {"event": "PONG"}, "then": [{"action": "SAY", "text": "x"}, {"action": "EMIT", "event": "PING", "priority": 7}]}]}`,
 			`3:2: /rules/4: these rules go round forever without asking anyone anything or ending the game: Pong (PING → PONG) → Back (PONG → PING); add a rule that asks a player (ROLL_DIE, DRAW_CARD) on one of these events, or a condition that stops them`},
+		{"a teleport onto a teleport", `{"game": "rulebook", ` + tiles + `, "rules": [{"preset": "Turn"}, {"preset": "DieMove"},
+ {"name": "Back to a", "when": {"event": "TILE_LANDED"}, "then": [{"action": "MOVE_TO", "to": "a", "priority": 2}]}]}`,
+			`1:94: /rules: warning: nothing ends this game: no rule that can run WINs, ENDs the game or removes players; play stops only at a round limit
+2:2: /rules/2: these rules go round forever without asking anyone anything or ending the game: Back to a (TILE_LANDED → TILE_LANDED); add a rule that asks a player (ROLL_DIE, DRAW_CARD) on one of these events, or a condition that stops them`},
 		{"a loop a condition may stop", `{"game": "rulebook", "events": [{"name": "PING"}], ` + tiles + `, "rules": [{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"},
  {"name": "Ping", "when": {"event": "PING"}, "if": "roll < 3", "then": [{"action": "EMIT", "event": "PING"}]}]}`, ``},
 	} {
