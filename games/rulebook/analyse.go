@@ -49,8 +49,32 @@ func (c *checker) analyse() {
 		}
 	}
 	c.loops(g, reach)
+	c.lateActions(g)
 	if !reach[GameOver] {
 		c.warnf("/rules", "nothing ends this game: no rule that can run WINs, ENDs the game or removes players; play stops only at a round limit")
+	}
+}
+
+// lateActions warns about actions queued after the end of the turn: the
+// next turn's actions always come first, so they never run.
+func (c *checker) lateActions(g *eventGraph) {
+	end, found := 0, false
+	for _, p := range g.listeners[StartTurn] {
+		for _, a := range p.acts {
+			if a.info.Name == actEmit && a.vals["event"].lit == EndTurn {
+				end, found = max(end, a.priority), true
+			}
+		}
+	}
+	if !found {
+		return
+	}
+	for i, r := range c.f.Rules {
+		for j, a := range r.Then {
+			if a.Priority > end {
+				c.warnf(diag.Pointer("rules", i, "then", j, "priority"), "priority %d comes after the end of the turn (%d): the next turn's actions always come first, so this never runs", a.Priority, end)
+			}
+		}
 	}
 }
 

@@ -134,6 +134,9 @@ func TestValidateSnippets(t *testing.T) {
  {"name": "Back to a", "when": {"event": "TILE_LANDED"}, "then": [{"action": "MOVE_TO", "to": "a", "priority": 2}]}]}`,
 			`1:94: /rules: warning: nothing ends this game: no rule that can run WINs, ENDs the game or removes players; play stops only at a round limit
 2:2: /rules/2: these rules go round forever without asking anyone anything or ending the game: Back to a (TILE_LANDED → TILE_LANDED); add a rule that asks a player (ROLL_DIE, DRAW_CARD) on one of these events, or a condition that stops them`},
+		{"an action after the end of the turn", `{"game": "rulebook", ` + tiles + `, "rules": [{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"},
+ {"when": {"event": "TILE_LANDED"}, "then": [{"action": "SAY", "text": "late", "priority": 11}]}]}`,
+			`2:92: /rules/3/then/0/priority: warning: priority 11 comes after the end of the turn (10): the next turn's actions always come first, so this never runs`},
 		{"a loop a condition may stop", `{"game": "rulebook", "events": [{"name": "PING"}], ` + tiles + `, "rules": [{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"},
  {"name": "Ping", "when": {"event": "PING"}, "if": "roll < 3", "then": [{"action": "EMIT", "event": "PING"}]}]}`, ``},
 	} {
