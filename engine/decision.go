@@ -119,6 +119,10 @@ func (m *Match) Answer(in Input) error {
 	}
 	m.cur = m.suspended
 	m.hasSuspended = false
+	if m.Rules.BudgetPerInput {
+		m.steps = 0
+		m.budgetFrom = len(m.records)
+	}
 	if err := m.runEffect(&m.cur); err != nil {
 		return m.fail(err)
 	}

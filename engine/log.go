@@ -80,6 +80,7 @@ func (m *Match) Records() []Record { return m.records }
 func (m *Match) ClearLog() {
 	m.records = m.records[:0]
 	m.Events = m.Events[:0]
+	m.budgetFrom = 0
 }
 
 // TriggerName returns the name of a trigger instance ("" for NoTrigger).

@@ -54,6 +54,13 @@ type Rules struct {
 	// Budget is the most steps (dispatches, firings and effects) one chain
 	// may take; beyond it the chain ends with a RunawayError.
 	Budget int
+	// BudgetPerInput makes the budget count from the last answered
+	// decision rather than from the start of the chain, and the
+	// RunawayError name the triggers of that stretch only. It is for games
+	// whose whole play is one chain that pauses at players' decisions (a
+	// rule book's turns are rules): each stretch between two inputs gets
+	// the whole budget, and a loop is told apart from a long game.
+	BudgetPerInput bool
 }
 
 // Canonical is implemented by game states that encode themselves for the
@@ -93,6 +100,9 @@ type Match struct {
 	round   int64
 	steps   int
 	err     error
+	// budgetFrom is the first log record of the stretch the budget counts
+	// (Rules.BudgetPerInput).
+	budgetFrom int
 
 	stack     []task // depth-first agenda
 	heap      []task // priority agenda
@@ -256,6 +266,7 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 	m.chain++
 	m.actor = actor
 	m.steps = 0
+	m.budgetFrom = len(m.records)
 	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq}
 	m.push(task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()})
 	return m.resolve()
@@ -679,7 +690,7 @@ func (e *RunawayError) Error() string {
 func (m *Match) runaway(budget int) error {
 	counts := map[TriggerID]int{}
 	var order []TriggerID
-	for i := len(m.records) - 1; i >= 0 && m.records[i].Chain == m.chain; i-- {
+	for i := len(m.records) - 1; i >= 0 && m.records[i].Chain == m.chain && (!m.Rules.BudgetPerInput || i >= m.budgetFrom); i-- {
 		if r := m.records[i]; r.Kind == RecFired {
 			if counts[r.Trigger] == 0 {
 				order = append(order, r.Trigger)

@@ -1,0 +1,255 @@
+package rulebook
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/tabulagames/tabula/diag"
+)
+
+// analyse looks at the rules as a graph of events — an event sets off the
+// rules that listen to it, whose actions may emit other events — and
+// reports what it can prove without playing:
+//
+//   - nothing reacts to START_GAME: the game never starts;
+//   - no rule that START_TURN sets off can lead to END_TURN or to another
+//     START_TURN (nor end the game): a turn can never end;
+//   - nothing that END_TURN sets off can start another turn;
+//   - rules that go round a circle of events, each rule without a
+//     condition and each action sure to emit the next event (see sure),
+//     with no rule along the circle asking anyone anything and none able
+//     to end the game: once started they loop forever;
+//   - nothing can end the game (a warning: play stops at a round limit).
+//
+// "May lead to" ignores conditions, so what it says cannot happen truly
+// cannot; loops that conditions may or may not stop are left to the
+// engine's step budget at run time, whose error names the looping rules.
+func (c *checker) analyse() {
+	g := newEventGraph(c.d.parts)
+	if len(g.listeners[StartGame]) == 0 {
+		c.errorf("/rules", "nothing starts the game: no rule reacts to START_GAME; add {\"preset\": \"Turn\"}, whose first rule starts the first turn")
+		return
+	}
+	reach := g.reach([]string{StartGame})
+	if reach[StartTurn] {
+		after := g.reach(g.emitted(StartTurn))
+		switch {
+		case after[EndTurn] || after[StartTurn]:
+		case after[GameOver]:
+			c.warnf(c.rulePtr(g.listeners[StartTurn]), "a turn ends only when the game ends: nothing START_TURN sets off leads to END_TURN or to the next START_TURN")
+		default:
+			c.errorf(c.rulePtr(g.listeners[StartTurn]), "a turn can never end: nothing START_TURN sets off leads to END_TURN, to the next START_TURN or to the end of the game; "+
+				"add the Turn preset, or a rule on START_TURN that EMITs END_TURN")
+		}
+	}
+	if reach[EndTurn] {
+		if after := g.reach(g.emitted(EndTurn)); !after[StartTurn] && !after[GameOver] {
+			c.errorf(c.rulePtr(g.listeners[EndTurn]), "nothing starts the next turn: nothing END_TURN sets off leads to START_TURN or to the end of the game; "+
+				"add the Turn preset, or a rule on END_TURN that EMITs START_TURN")
+		}
+	}
+	c.loops(g, reach)
+	c.lateActions(g)
+	if !reach[GameOver] {
+		c.warnf("/rules", "nothing ends this game: no rule that can run WINs, ENDs the game or removes players; play stops only at a round limit")
+	}
+}
+
+// lateActions warns about actions queued after the end of the turn: the
+// next turn's actions always come first, so they never run.
+func (c *checker) lateActions(g *eventGraph) {
+	end, found := 0, false
+	for _, p := range g.listeners[StartTurn] {
+		for _, a := range p.acts {
+			if a.info.Name == actEmit && a.vals["event"].lit == EndTurn {
+				end, found = max(end, a.priority), true
+			}
+		}
+	}
+	if !found {
+		return
+	}
+	for i, r := range c.f.Rules {
+		for j, a := range r.Then {
+			if a.Priority > end {
+				c.warnf(diag.Pointer("rules", i, "then", j, "priority"), "priority %d comes after the end of the turn (%d): the next turn's actions always come first, so this never runs", a.Priority, end)
+			}
+		}
+	}
+}
+
+// rulePtr points at the first of some rules, or at the rules.
+func (c *checker) rulePtr(parts []*part) string {
+	if len(parts) == 0 {
+		return "/rules"
+	}
+	return diag.Pointer("rules", parts[0].rule)
+}
+
+// eventGraph is the rules seen as edges between events.
+type eventGraph struct {
+	parts     []*part
+	listeners map[string][]*part
+}
+
+func newEventGraph(parts []*part) *eventGraph {
+	g := &eventGraph{parts: parts, listeners: map[string][]*part{}}
+	for _, p := range parts {
+		g.listeners[p.on] = append(g.listeners[p.on], p)
+	}
+	return g
+}
+
+// emits returns the events an action may emit.
+func emits(a *act) []string {
+	if a.info.Name == actEmit {
+		return []string{a.vals["event"].lit.(string)}
+	}
+	return a.info.Emits
+}
+
+// emitted returns the events the rules on an event may emit.
+func (g *eventGraph) emitted(event string) []string {
+	var out []string
+	for _, p := range g.listeners[event] {
+		for _, a := range p.acts {
+			for _, e := range emits(a) {
+				addUnique(&out, e)
+			}
+		}
+	}
+	return out
+}
+
+// reach returns the events that may happen once these have.
+func (g *eventGraph) reach(from []string) map[string]bool {
+	seen := map[string]bool{}
+	todo := slices.Clone(from)
+	for len(todo) > 0 {
+		e := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		todo = append(todo, g.emitted(e)...)
+	}
+	return seen
+}
+
+// sureSelectors always name someone while the game goes on.
+var sureSelectors = []string{SelCurrent, SelEvent, SelEach}
+
+// sure reports whether an action always runs for someone and always emits
+// what it emits: EMIT and SET_CURRENT_PLAYER; MOVE_TO a tile named as
+// such; CHANGE_SCORE and CHANGE_PROP by a number other than 0 — for the
+// current player, the event's or everyone, without "where".
+func sure(a *act) bool {
+	if a.where != nil || !slices.Contains(sureSelectors, a.player) {
+		return false
+	}
+	switch a.info.Name {
+	case actEmit, actSetCurrent:
+		return true
+	case actMoveTo:
+		return a.vals["to"].e == nil
+	case actScore, actChangeProp:
+		n, ok := a.vals["amount"].lit.(int)
+		return ok && n != 0
+	}
+	return false
+}
+
+// edge is a rule that surely leads from one event to another.
+type edge struct {
+	to string
+	by *part
+}
+
+// loops reports circles of events that rules surely go round forever.
+func (c *checker) loops(g *eventGraph, reach map[string]bool) {
+	sureEdges := map[string][]edge{}
+	for _, p := range g.parts {
+		if p.conditional {
+			continue
+		}
+		for _, a := range p.acts {
+			if sure(a) {
+				for _, e := range emits(a) {
+					sureEdges[p.on] = append(sureEdges[p.on], edge{to: e, by: p})
+				}
+			}
+		}
+	}
+	reported := map[string]bool{}
+	for _, start := range c.eventNames {
+		if !reach[start] || reported[start] || sureEdges[start] == nil {
+			continue
+		}
+		circle := findCircle(sureEdges, start)
+		if circle == nil {
+			continue
+		}
+		var events []string
+		for _, e := range circle {
+			events = append(events, e.to)
+		}
+		if g.asksAlways(events) || g.reach(events)[GameOver] {
+			continue
+		}
+		var steps []string
+		from := start
+		for _, e := range circle {
+			steps = append(steps, e.by.name+" ("+from+" → "+e.to+")")
+			from = e.to
+			reported[e.to] = true
+		}
+		c.errorf(diag.Pointer("rules", circle[0].by.rule), "these rules go round forever without asking anyone anything or ending the game: %s; "+
+			"add a rule that asks a player (ROLL_DIE, DRAW_CARD) on one of these events, or a condition that stops them", strings.Join(steps, " → "))
+	}
+}
+
+// findCircle returns sure edges leading from start back to it, if any
+// (the shortest such circle).
+func findCircle(edges map[string][]edge, start string) []edge {
+	type hop struct {
+		at   string
+		path []edge
+	}
+	seen := map[string]bool{}
+	queue := []hop{{at: start}}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		for _, e := range edges[h.at] {
+			path := append(slices.Clone(h.path), e)
+			if e.to == start {
+				return path
+			}
+			if !seen[e.to] {
+				seen[e.to] = true
+				queue = append(queue, hop{at: e.to, path: path})
+			}
+		}
+	}
+	return nil
+}
+
+// asksAlways reports whether an unconditional rule on one of the events
+// surely asks a player something (a roll, a draw), which pauses the game
+// for input on every round of a circle.
+func (g *eventGraph) asksAlways(events []string) bool {
+	for _, e := range events {
+		for _, p := range g.listeners[e] {
+			if p.conditional {
+				continue
+			}
+			for _, a := range p.acts {
+				if (a.info.Name == actRoll || a.info.Name == actDraw) && a.where == nil && slices.Contains(sureSelectors, a.player) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,281 @@
+package rulebook
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/scenario"
+)
+
+// Scenario is a designer's test of a rule book (a file with "game:
+// rulebook"): a match's inputs and what must come out of it. See the "Rule
+// books" section of docs/scenarios.md.
+type Scenario struct {
+	Game string `yaml:"game"`
+	Name string `yaml:"name"`
+	// File is the game file, relative to the scenario's folder (or
+	// absolute).
+	File    string   `yaml:"file"`
+	Players []string `yaml:"players"`
+	Seed    uint64   `yaml:"seed"`
+	// Rolls are scripted die faces, used in order before random ones.
+	Rolls []int  `yaml:"rolls"`
+	Setup *Setup `yaml:"setup"`
+	// Commands answer the match's questions in order; rolls and draws
+	// that no command answers are answered at once.
+	Commands []ScenarioCommand `yaml:"commands"`
+	// Bots answer what the commands do not; without them the scenario
+	// stops at the first question left.
+	Bots bool `yaml:"bots"`
+	// Turns stops the scenario when turn Turns+1 waits for its first
+	// answer (0: play on).
+	Turns     int    `yaml:"turns"`
+	MaxRounds int    `yaml:"maxRounds"`
+	Expect    Expect `yaml:"expect"`
+}
+
+// ScenarioCommand is a scripted answer.
+type ScenarioCommand struct {
+	Player string `yaml:"player"`
+	Kind   string `yaml:"kind"`
+	Choice int    `yaml:"choice"`
+}
+
+// Expect is what a scenario checks once it stops.
+type Expect struct {
+	Over    *bool                   `yaml:"over"`
+	Winners []string                `yaml:"winners"`
+	Reason  string                  `yaml:"reason"`
+	Current string                  `yaml:"current"`
+	Turn    int                     `yaml:"turn"`
+	Round   int                     `yaml:"round"`
+	Players map[string]PlayerExpect `yaml:"players"`
+	Owners  map[string]string       `yaml:"owners"`
+	// Trace is every rule firing in order ("RULE on EVENT (player,
+	// tile)"); TraceIncludes are firings that must appear in this order,
+	// others between them; LogIncludes the same for the readable log.
+	Trace         []string `yaml:"trace"`
+	TraceIncludes []string `yaml:"traceIncludes"`
+	LogIncludes   []string `yaml:"logIncludes"`
+	// Error is a piece of the error that must break the match.
+	Error string `yaml:"error"`
+}
+
+// PlayerExpect is what a scenario checks of one player.
+type PlayerExpect struct {
+	Score  *int           `yaml:"score"`
+	Tile   string         `yaml:"tile"`
+	Active *bool          `yaml:"active"`
+	Props  map[string]int `yaml:"props"`
+}
+
+// maxScenarioCommands bounds a scenario that would play forever.
+const maxScenarioCommands = 100_000
+
+// RunScenario runs a scenario file (data holds its bytes).
+func RunScenario(path string, data []byte) *scenario.Result {
+	r := &scenario.Result{File: path, Name: path}
+	var sc Scenario
+	if err := scenario.Decode(data, &sc); err != nil {
+		r.Failf("cannot read the scenario: %v", err)
+		return r
+	}
+	if sc.Name != "" {
+		r.Name = sc.Name
+	}
+	if sc.File == "" {
+		r.Failf("the scenario needs \"file\": the game file, relative to the scenario")
+		return r
+	}
+	file := sc.File
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(filepath.Dir(path), file)
+	}
+	def, list := Load(file)
+	if def == nil {
+		r.Failf("the game file is invalid:\n%s", listText(list))
+		return r
+	}
+	players := sc.Players
+	if len(players) == 0 {
+		players = defaultPlayers(def)
+	}
+	g, err := NewGame(def, players, Options{Seed: sc.Seed, Dice: sc.Rolls, MaxRounds: sc.MaxRounds, Setup: sc.Setup})
+	if g == nil {
+		r.Failf("cannot start the match: %v", err)
+		return r
+	}
+	if err == nil {
+		err = sc.play(g, r)
+	}
+	sc.check(g, err, r)
+	return r
+}
+
+// defaultPlayers names the fewest players a game allows.
+func defaultPlayers(def *Definition) []string {
+	var out []string
+	for i := range def.MinPlayers {
+		out = append(out, fmt.Sprintf("Player %d", i+1))
+	}
+	return out
+}
+
+func listText(l diag.List) string {
+	var b strings.Builder
+	l.Print(&b)
+	return b.String()
+}
+
+// play answers the match's questions as the scenario says.
+func (sc *Scenario) play(g *Game, r *scenario.Result) error {
+	bots := rng.New(sc.Seed).Stream("bots")
+	cmds := sc.Commands
+	defer func() {
+		if len(cmds) > 0 && r.Passed() {
+			c := cmds[0]
+			r.Failf("%d command(s) were not used: the match never asked %s for %q (it waits for %s)", len(cmds), c.Player, c.Kind, g.waitText())
+		}
+	}()
+	for range maxScenarioCommands {
+		ws := g.Waits()
+		if g.Over() || g.Err() != nil || len(ws) == 0 || (sc.Turns > 0 && g.State.Turn > sc.Turns) {
+			return g.Err()
+		}
+		w := ws[0]
+		var cmd Command
+		switch {
+		case len(cmds) > 0 && (cmds[0].Kind == w.Kind || (w.Kind != KindRoll && w.Kind != KindDraw)):
+			seat := slices.Index(g.Players, cmds[0].Player)
+			if seat < 0 {
+				r.Failf("command %d: there is no player %q", len(sc.Commands)-len(cmds), cmds[0].Player)
+				return nil
+			}
+			cmd = Command{Player: seat, Kind: cmds[0].Kind, Value: cmds[0].Choice}
+			cmds = cmds[1:]
+		case w.Kind == KindRoll || w.Kind == KindDraw:
+			cmd = Command{Player: w.Player, Kind: w.Kind}
+		case sc.Bots:
+			cmd, _ = g.BotCommand(w.Player, bots)
+		default:
+			return nil
+		}
+		if err := g.Apply(cmd); err != nil {
+			if g.Err() != nil {
+				return err
+			}
+			r.Failf("command %s %s %d was refused: %v (the match waits for %s)", g.Players[cmd.Player], cmd.Kind, cmd.Value, err, g.waitText())
+			return nil
+		}
+	}
+	r.Failf("the scenario did not stop after %d commands", maxScenarioCommands)
+	return nil
+}
+
+func (g *Game) waitText() string {
+	var out []string
+	for _, w := range g.Waits() {
+		out = append(out, g.Players[w.Player]+" "+w.Kind)
+	}
+	if len(out) == 0 {
+		return "nothing"
+	}
+	return strings.Join(out, ", ")
+}
+
+// check compares the match with the expectations.
+func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
+	e := &sc.Expect
+	s := g.State
+	switch {
+	case e.Error == "" && err != nil:
+		r.Failf("the match broke: %v", err)
+	case e.Error != "" && err == nil:
+		r.Failf("the match did not break; want an error with %q", e.Error)
+	case e.Error != "" && !strings.Contains(err.Error(), e.Error):
+		r.Failf("the match broke with %q; want an error with %q", err, e.Error)
+	}
+	if e.Over != nil {
+		r.Expect("over", s.Over, *e.Over)
+	}
+	if e.Winners != nil {
+		var got []string
+		for _, w := range s.Winners {
+			got = append(got, g.Players[w])
+		}
+		r.Expect("winners", got, e.Winners)
+	}
+	if e.Reason != "" && !strings.Contains(s.EndReason, e.Reason) {
+		r.Failf("the game ended because %q; want %q in it", s.EndReason, e.Reason)
+	}
+	if e.Current != "" {
+		r.Expect("current player", g.Players[s.Current], e.Current)
+	}
+	if e.Turn != 0 {
+		r.Expect("turn", s.Turn, e.Turn)
+	}
+	if e.Round != 0 {
+		r.Expect("round", s.Round, e.Round)
+	}
+	for _, name := range sortedKeys(e.Players) {
+		seat := slices.Index(g.Players, name)
+		if seat < 0 {
+			r.Failf("players: there is no player %q", name)
+			continue
+		}
+		want, p := e.Players[name], &s.Players[seat]
+		if want.Score != nil {
+			r.Expect(name+"'s score", p.Score, *want.Score)
+		}
+		if want.Tile != "" {
+			r.Expect(name+"'s tile", s.tileID(p.Tile), want.Tile)
+		}
+		if want.Active != nil {
+			r.Expect(name+" still in the game", p.Active, *want.Active)
+		}
+		for _, k := range sortedKeys(want.Props) {
+			r.Expect(name+"'s "+k, s.Prop(seat, k), want.Props[k])
+		}
+	}
+	for _, id := range sortedKeys(e.Owners) {
+		t, ok := g.Def.byID[id]
+		if !ok {
+			r.Failf("owners: there is no tile %q", id)
+			continue
+		}
+		got := ""
+		if o := s.Owners[t]; o >= 0 {
+			got = g.Players[o]
+		}
+		r.Expect("owner of "+id, got, e.Owners[id])
+	}
+	if e.Trace != nil {
+		r.ExpectLines("the trace", g.Trace(), e.Trace)
+	}
+	includes(r, "the trace", g.Trace(), e.TraceIncludes)
+	includes(r, "the log", g.Log(), e.LogIncludes)
+}
+
+// includes checks that want appears in got in order, other lines between.
+func includes(r *scenario.Result, what string, got, want []string) {
+	i := 0
+	for _, line := range got {
+		if i < len(want) && line == want[i] {
+			i++
+		}
+	}
+	if i < len(want) {
+		r.Failf("%s lacks %q (in this order after %d of the lines expected); it has:\n%s", what, want[i], i, strings.Join(tail(got, 40), "\n"))
+	}
+}
+
+func tail(lines []string, n int) []string {
+	if len(lines) > n {
+		return append([]string{"…"}, lines[len(lines)-n:]...)
+	}
+	return lines
+}

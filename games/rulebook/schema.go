@@ -1,0 +1,273 @@
+package rulebook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/tabulagames/tabula/diag"
+)
+
+// SchemaURL is the $id of the rule book schema, the address of its
+// published copy docs/schema/rulebook-1.schema.json.
+const SchemaURL = "https://raw.githubusercontent.com/tabulagames/tabula/main/docs/schema/rulebook-1.schema.json"
+
+// obj is a JSON object being built.
+type obj = map[string]any
+
+// Schema returns the JSON Schema (draft 2020-12) of rule book files,
+// version 1. It is made from the catalog, so that the events, actions,
+// presets and their fields it lists are always those the loader knows; a
+// test checks that the published copy is the same.
+var Schema = sync.OnceValue(func() []byte {
+	defs := obj{
+		"props": obj{"type": "object", "description": "named whole numbers", "additionalProperties": obj{"type": "integer"}},
+		"players": obj{"type": "object", "additionalProperties": false, "description": "how many may play and how each starts",
+			"properties": obj{
+				"min": obj{"type": "integer", "minimum": 1, "default": 2, "description": "the fewest players"},
+				"max": obj{"type": "integer", "minimum": 1, "maximum": maxPlayers, "default": 6, "description": "the most players"},
+				"start": obj{"type": "object", "additionalProperties": false, "description": "every player's starting state", "properties": obj{
+					"tile":  obj{"type": "string", "description": "the starting tile's id (default: the first tile)"},
+					"score": obj{"type": "integer", "default": 0, "description": "the starting score (money)"},
+					"props": obj{"$ref": "#/$defs/props", "description": "the players' properties and their starting values"},
+				}},
+			}},
+		"board": obj{"type": "object", "required": []string{"tiles"}, "additionalProperties": false, "description": "a directed graph of tiles",
+			"properties": obj{"tiles": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/tile"}}}},
+		"tile": obj{"type": "object", "required": []string{"id"}, "additionalProperties": false, "properties": obj{
+			"id":     obj{"type": "string", "minLength": 1, "description": "the tile's id, unique"},
+			"name":   obj{"type": "string"},
+			"kind":   obj{"type": "string", "description": "what the tile is (start, property, chute…), for rules to filter on"},
+			"x":      obj{"type": "number"},
+			"y":      obj{"type": "number"},
+			"next":   obj{"type": "array", "items": obj{"type": "string"}, "description": "the tiles a walk goes on to; the first is the main path; none: the board ends here"},
+			"price":  obj{"type": "integer"},
+			"rent":   obj{"type": "integer"},
+			"colour": obj{"type": "string"},
+			"jump":   obj{"type": "string", "description": "where a chute or a ladder leads"},
+			"props":  obj{"$ref": "#/$defs/props"},
+		}},
+		"deck": obj{"type": "object", "required": []string{"name", "cards"}, "additionalProperties": false, "properties": obj{
+			"name":  obj{"type": "string", "minLength": 1},
+			"cards": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/card"}},
+		}},
+		"card": obj{"type": "object", "required": []string{"name"}, "additionalProperties": false, "properties": obj{
+			"name":   obj{"type": "string", "minLength": 1},
+			"colour": obj{"type": "string"},
+			"tile":   obj{"type": "string", "description": "the tile the card sends to"},
+			"move":   obj{"type": "integer", "description": "the card's number (how many tiles of its colour); 0 counts as 1"},
+			"count":  obj{"type": "integer", "minimum": 0, "description": "how many copies the deck holds; 0 counts as 1"},
+			"props":  obj{"$ref": "#/$defs/props"},
+		}},
+		"event": obj{"type": "object", "required": []string{"name"}, "additionalProperties": false, "properties": obj{
+			"name":        obj{"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+			"description": obj{"type": "string"},
+		}},
+		"rule": obj{"type": "object", "if": obj{"required": []string{"preset"}},
+			"then": obj{"$ref": "#/$defs/presetRule"}, "else": obj{"$ref": "#/$defs/handRule"}},
+		"handRule": obj{"type": "object", "required": []string{"when", "then"}, "additionalProperties": false, "properties": obj{
+			"name":        obj{"type": "string"},
+			"description": obj{"type": "string"},
+			"when":        obj{"$ref": "#/$defs/when"},
+			"if":          obj{"type": "string", "description": "a CEL condition, checked when the event happens"},
+			"then":        obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/action"}},
+		}},
+		"when": obj{"type": "object", "required": []string{"event"}, "additionalProperties": false, "properties": obj{
+			"event": obj{"anyOf": []any{obj{"enum": builtinNames()}, obj{"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"}},
+				"description": "a built-in event or one the game declares"},
+			"tile":   obj{"type": "string", "description": "only at this tile"},
+			"kind":   obj{"type": "string", "description": "only at tiles of this kind"},
+			"colour": obj{"type": "string", "description": "only at tiles of this colour"},
+			"card":   obj{"type": "string", "description": "only for this card"},
+			"deck":   obj{"type": "string", "description": "only for this deck"},
+			"prop":   obj{"type": "string", "description": "only for this property"},
+		}},
+	}
+	// A preset rule and an action are each one of several shapes, told
+	// apart by one member ("preset", "action"): a definition per shape,
+	// chosen by if/then so that errors speak of the right one.
+	variants := func(key, prefix string, names []string, shape func(i int) (doc string, props obj, fields []Field)) obj {
+		var branches []any
+		for i, name := range names {
+			doc, props, fields := shape(i)
+			props[key] = obj{"const": name}
+			var required []string
+			for _, f := range fields {
+				props[f.Name] = fieldSchema(f)
+				if f.Required {
+					required = append(required, f.Name)
+				}
+			}
+			def := obj{"type": "object", "description": doc, "properties": props, "additionalProperties": false}
+			if required != nil {
+				def["required"] = required
+			}
+			defs[prefix+name] = def
+			branches = append(branches, obj{"if": obj{"properties": obj{key: obj{"const": name}}}, "then": obj{"$ref": "#/$defs/" + prefix + name}})
+		}
+		return obj{"type": "object", "required": []string{key}, "properties": obj{key: obj{"enum": names}}, "allOf": branches}
+	}
+	defs["presetRule"] = variants("preset", "preset-", presetNames(), func(i int) (string, obj, []Field) {
+		return presets[i].Doc, obj{"name": obj{"type": "string"}, "description": obj{"type": "string"}}, presets[i].Params
+	})
+	defs["action"] = variants("action", "action-", actionNames(), func(i int) (string, obj, []Field) {
+		a := actions[i]
+		props := obj{}
+		for _, f := range commonActionFields[1:] {
+			props[f.Name] = fieldSchema(f)
+		}
+		props["player"] = obj{"enum": selectorNames(), "default": a.Player, "description": "whose queue the action goes to"}
+		return a.Doc, props, a.Fields
+	})
+	// The top level in reading order; encoding/json sorts the rest.
+	var m members
+	m.add("$schema", "https://json-schema.org/draft/2020-12/schema")
+	m.add("$id", SchemaURL)
+	m.add("title", "Tabula rule book, version 1")
+	m.add("description", "A game made of rules: a board of tiles, players, decks, and rules \"when EVENT, if CONDITION, then ACTIONS\". See docs/rulebook.md.")
+	m.add("type", "object")
+	m.add("required", []string{"game", "board", "rules"})
+	m.add("additionalProperties", false)
+	m.add("properties", obj{
+		"$schema":     obj{"type": "string"},
+		"game":        obj{"const": "rulebook"},
+		"name":        obj{"type": "string"},
+		"description": obj{"type": "string"},
+		"players":     obj{"$ref": "#/$defs/players"},
+		"board":       obj{"$ref": "#/$defs/board"},
+		"decks":       obj{"type": "array", "items": obj{"$ref": "#/$defs/deck"}},
+		"events":      obj{"type": "array", "items": obj{"$ref": "#/$defs/event"}},
+		"rules":       obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}},
+	})
+	m.add("$defs", defs)
+	var b bytes.Buffer
+	if err := json.Indent(&b, m.done(), "", "  "); err != nil {
+		panic("rulebook: encoding the schema: " + err.Error())
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+})
+
+func builtinNames() []string {
+	var out []string
+	for _, e := range builtinEvents {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// fieldSchema is the schema of a field's value.
+func fieldSchema(f Field) obj {
+	var s obj
+	switch f.Type {
+	case TypeInt:
+		s = obj{"type": []string{"integer", "string"}}
+	case TypeCount:
+		s = obj{"type": "integer"}
+	case TypeChoice:
+		s = obj{"enum": f.Values}
+	default:
+		s = obj{"type": "string"}
+	}
+	s["description"] = f.Doc
+	if f.Default != nil {
+		s["default"] = f.Default
+	}
+	return s
+}
+
+// compiledSchema is the schema, compiled once. It is built from the
+// catalog, so failing to compile it is a defect of the program, not of a
+// file: it panics (and the tests catch it).
+var compiledSchema = sync.OnceValue(func() *jsonschema.Schema {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema()))
+	if err != nil {
+		panic("rulebook: the schema is not JSON: " + err.Error())
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(SchemaURL, doc); err != nil {
+		panic("rulebook: adding the schema: " + err.Error())
+	}
+	s, err := c.Compile(SchemaURL)
+	if err != nil {
+		panic("rulebook: compiling the schema: " + err.Error())
+	}
+	return s
+})
+
+var printer = message.NewPrinter(language.English)
+
+// schemaDiagnostics validates a document against the schema and turns
+// each failure into a diagnostic at its pointer.
+func schemaDiagnostics(rep *diag.Reporter, root any) diag.List {
+	err := compiledSchema().Validate(root)
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return nil
+	}
+	out := diag.NewReporter(rep.File, nil)
+	var leaves func(e *jsonschema.ValidationError)
+	leaves = func(e *jsonschema.ValidationError) {
+		for _, c := range e.Causes {
+			leaves(c)
+		}
+		if len(e.Causes) > 0 {
+			return
+		}
+		ptr := ""
+		for _, t := range e.InstanceLocation {
+			ptr += "/" + esc(t)
+		}
+		at := func(p, msg string) {
+			line, col := rep.Position(p)
+			out.At(diag.Error, p, line, col, msg)
+		}
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required:
+			for _, m := range k.Missing {
+				at(ptr+"/"+esc(m), fmt.Sprintf("%q is required here", m))
+			}
+		case *kind.AdditionalProperties:
+			for _, m := range k.Properties {
+				at(ptr+"/"+esc(m), fmt.Sprintf("unknown member %q", m))
+			}
+		case *kind.Type:
+			var want []string
+			for _, w := range k.Want {
+				want = append(want, typeWord(w))
+			}
+			at(ptr, fmt.Sprintf("must be %s, not %s", strings.Join(want, " or "), typeWord(k.Got)))
+		default:
+			at(ptr, e.ErrorKind.LocalizedString(printer))
+		}
+	}
+	leaves(ve)
+	return slices.CompactFunc(out.List, func(a, b diag.Diagnostic) bool { return a == b })
+}
+
+// typeWord names a JSON Schema type the way the loader's messages do.
+func typeWord(t string) string {
+	switch t {
+	case "integer":
+		return "a whole number"
+	case "number":
+		return "a number"
+	case "string":
+		return "a string"
+	case "boolean":
+		return "true or false"
+	case "object":
+		return "an object"
+	case "array":
+		return "an array"
+	}
+	return t
+}
