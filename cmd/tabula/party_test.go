@@ -12,9 +12,12 @@ import (
 )
 
 // tabula runs the command line and returns its exit status and output.
-func tabula(args ...string) (int, string, string) {
+func tabula(args ...string) (int, string, string) { return tabulaIn("", args...) }
+
+// tabulaIn runs the command line with the given input.
+func tabulaIn(stdin string, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 

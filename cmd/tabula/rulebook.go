@@ -79,7 +79,7 @@ func playRulebook(path string, o playOptions, in io.Reader, out, errOut io.Write
 			cmd = rulebook.Command{Player: w.Player, Kind: w.Kind}
 		default:
 			var quit bool
-			if cmd, quit, err = askHuman(g, w, lines, out); quit || err != nil {
+			if cmd, quit, err = askRulebookHuman(g, w, lines, out); quit || err != nil {
 				show()
 				fmt.Fprintln(out, "Stopped.")
 				return writeRulebookLog(g, o.Log, err)
@@ -118,7 +118,7 @@ func playRulebook(path string, o playOptions, in io.Reader, out, errOut io.Write
 
 // askHuman asks a player in the terminal until they give an answer the
 // decision accepts, or quit.
-func askHuman(g *rulebook.Game, w rulebook.Wait, lines *lineReader, out io.Writer) (rulebook.Command, bool, error) {
+func askRulebookHuman(g *rulebook.Game, w rulebook.Wait, lines *lineReader, out io.Writer) (rulebook.Command, bool, error) {
 	cmd := rulebook.Command{Player: w.Player, Kind: w.Kind}
 	name := g.Players[w.Player]
 	for {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,12 +10,6 @@ import (
 )
 
 const rulebookExamples = "../../examples/rulebook"
-
-func tabulaIn(stdin string, args ...string) (int, string, string) {
-	var stdout, stderr bytes.Buffer
-	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
-}
 
 // TestRulebookValidate: the shipped games are valid; a broken one is
 // reported line by line, and `tabula validate` tells rule books from boards.

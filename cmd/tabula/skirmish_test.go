@@ -1,19 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func tabulaIn(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(args, strings.NewReader(stdin), &out, &errOut)
-	return code, out.String(), errOut.String()
-}
 
 const ambushFile = "../../examples/skirmish/ambush.encounter.json"
 
@@ -24,7 +16,7 @@ func TestSkirmishBotsPlay(t *testing.T) {
 	var outs, logs []string
 	for i := range 2 {
 		log := filepath.Join(dir, "fight"+string(rune('0'+i))+".jsonl")
-		code, out, errOut := tabulaIn(t, "", "play", ambushFile, "--bots", "all", "--seed", "11", "--log", log)
+		code, out, errOut := tabulaIn("", "play", ambushFile, "--bots", "all", "--seed", "11", "--log", log)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -43,7 +35,7 @@ func TestSkirmishBotsPlay(t *testing.T) {
 	if outs[0] != outs[1] || logs[0] != logs[1] {
 		t.Error("the same seed played two different fights")
 	}
-	if _, out, _ := tabulaIn(t, "", "play", ambushFile, "--bots", "all", "--seed", "12"); out == outs[0] {
+	if _, out, _ := tabulaIn("", "play", ambushFile, "--bots", "all", "--seed", "12"); out == outs[0] {
 		t.Error("another seed played the same fight")
 	}
 }
@@ -55,7 +47,7 @@ func TestSkirmishHumanPlay(t *testing.T) {
 	// (12 +4 against AC 16, 3 +2 damage), then hits it with a javelin
 	// (18 +5, 6 +3 = 9 > 7 HP).
 	input := "help\nattack gobln\nmove 1 2\nmap\nattack goblin\n"
-	code, out, errOut := tabulaIn(t, input, "play", "../../examples/skirmish/walk-away.encounter.json", "--rolls", "12,3,18,6")
+	code, out, errOut := tabulaIn(input, "play", "../../examples/skirmish/walk-away.encounter.json", "--rolls", "12,3,18,6")
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
 	}
@@ -72,28 +64,28 @@ func TestSkirmishHumanPlay(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
 	}
-	if code, _, errOut := tabulaIn(t, "end\n", "play", "../../examples/skirmish/walk-away.encounter.json", "--bots", "goblins"); code == 0 || !strings.Contains(errOut, "the input ended before the fight did") {
+	if code, _, errOut := tabulaIn("end\n", "play", "../../examples/skirmish/walk-away.encounter.json", "--bots", "goblins"); code == 0 || !strings.Contains(errOut, "the input ended before the fight did") {
 		t.Errorf("input that ends early: exit %d, %s", code, errOut)
 	}
 }
 
 func TestSkirmishCommands(t *testing.T) {
-	if code, out, _ := tabulaIn(t, "", "test", "../../examples/skirmish"); code != 0 || !strings.Contains(out, " passed, 0 failed") {
+	if code, out, _ := tabulaIn("", "test", "../../examples/skirmish"); code != 0 || !strings.Contains(out, " passed, 0 failed") {
 		t.Errorf("tabula test examples/skirmish: exit %d\n%s", code, out)
 	}
 	files, _ := filepath.Glob("../../examples/skirmish/*.json")
-	if code, out, _ := tabulaIn(t, "", append([]string{"validate"}, files...)...); code != 0 || out != "" {
+	if code, out, _ := tabulaIn("", append([]string{"validate"}, files...)...); code != 0 || out != "" {
 		t.Errorf("validating the examples: exit %d\n%s", code, out)
 	}
-	code, out, _ := tabulaIn(t, "", "validate", "../../games/skirmish/testdata/bad.encounter.json")
+	code, out, _ := tabulaIn("", "validate", "../../games/skirmish/testdata/bad.encounter.json")
 	if code != 1 || !strings.Contains(out, `bad.encounter.json:15:49: /combatants/0/side: no side "goblin"`) {
 		t.Errorf("validating a bad encounter: exit %d\n%s", code, out)
 	}
-	code, out, _ = tabulaIn(t, "", "schema", "skirmish")
+	code, out, _ = tabulaIn("", "schema", "skirmish")
 	if schema, _ := os.ReadFile("../../docs/schema/skirmish-1.schema.json"); code != 0 || out != string(schema) {
 		t.Errorf("tabula schema skirmish: exit %d, not the published schema", code)
 	}
-	if code, _, errOut := tabulaIn(t, "", "play", "../../examples/skirmish/goblin.json", "--bots", "all"); code != 1 || !strings.Contains(errOut, "this is a combatant file") {
+	if code, _, errOut := tabulaIn("", "play", "../../examples/skirmish/goblin.json", "--bots", "all"); code != 1 || !strings.Contains(errOut, "this is a combatant file") {
 		t.Errorf("playing a combatant file: exit %d, %s", code, errOut)
 	}
 }
