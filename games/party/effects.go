@@ -247,9 +247,9 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 	default:
 		answers := c.Answers()
 		if answers == nil {
-			names := make([]string, len(ways))
-			for i, w := range ways {
-				names[i] = spaceLabel(&s.board.Spaces[w])
+			names := s.def.nextLabels[p.Space]
+			if p.Reversed {
+				names = s.def.prevLabels[p.Space]
 			}
 			return c.Ask(engine.Decision{Player: engine.PlayerID(s.Current), Kind: KindChoosePath,
 				Prompt: "Which way?", Options: names})
@@ -378,8 +378,12 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
 		s.Prompt = nil
 		return nil
 	}
-	segs := ExpandMessage(a.Message, s.player().Name, c.Rand("placeholders"))
-	text := PlainText(segs)
+	var segs []Segment
+	text := a.Message
+	if !s.skipText {
+		segs = ExpandMessage(a.Message, s.player().Name, c.Rand("placeholders"))
+		text = PlainText(segs)
+	}
 	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: s.player().Space}
 	var ds []engine.Decision
 	for _, seat := range to {

@@ -18,6 +18,11 @@ type Options struct {
 	// MaxRounds ends a match that has not ended by then, with no winner
 	// (0: no cap). Boards whose game never ends need one.
 	MaxRounds int
+	// SkipText leaves prompt messages as written, without drawing their
+	// placeholders, for matches nobody reads (bots in a simulation). The
+	// dice, paths, stats and outcome are those of the same match with
+	// text: placeholders draw from their own random stream.
+	SkipText bool
 }
 
 // DefaultMaxRounds is the round cap of matches played by the command line
@@ -67,7 +72,7 @@ func NewGame(def *Definition, players []string, opt Options) (*Game, error) {
 		}
 		seen[name] = true
 	}
-	s := &State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: opt.MaxRounds}
+	s := &State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: opt.MaxRounds, skipText: opt.SkipText}
 	for i, name := range players {
 		s.Players = append(s.Players, Player{Name: name, Seat: i, State: Waiting})
 	}
@@ -194,17 +199,24 @@ func (g *Game) Over() bool { return g.State.Over }
 // match waits for that seat: it rolls the dice, takes a random path at a
 // fork, and acknowledges prompts at once. r is the bot's own random stream
 // (not the match's, so that bots do not change the match's dice).
+//
+// It answers the seat's first wait, like Waits would list it, without
+// building the list: simulations ask it for every command.
 func (g *Game) BotCommand(seat int, r *rng.Stream) (Command, bool) {
-	for _, w := range g.Waits() {
-		if w.Player != seat {
-			continue
+	s, m := g.State, g.Match
+	switch {
+	case s.Over:
+	case m.IsWaiting():
+		d, ok := m.WaitingFor(engine.PlayerID(seat))
+		if !ok {
+			break
 		}
-		switch w.Kind {
-		case KindChoosePath:
-			return Command{Player: seat, Kind: w.Kind, Value: r.IntN(len(w.Options))}, true
-		default:
-			return Command{Player: seat, Kind: w.Kind}, true
+		if d.Kind == KindChoosePath {
+			return Command{Player: seat, Kind: d.Kind, Value: r.IntN(len(d.Options))}, true
 		}
+		return Command{Player: seat, Kind: d.Kind}, true
+	case s.Phase == PhaseRoll && s.Current == seat:
+		return Command{Player: seat, Kind: KindRoll}, true
 	}
 	return Command{}, false
 }

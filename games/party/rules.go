@@ -61,8 +61,11 @@ type Definition struct {
 	// next and prev are each space's successors (in listed order, without
 	// duplicates) and predecessors (in board order).
 	next, prev [][]int
-	byID       map[string]int
-	triggers   []placed
+	// nextLabels and prevLabels are the labels of those spaces, the
+	// options of a choice at a fork; they are shared, never changed.
+	nextLabels, prevLabels [][]string
+	byID                   map[string]int
+	triggers               []placed
 	// win is the set of spaces that win the game on reaching them.
 	win map[int]bool
 }
@@ -117,6 +120,16 @@ func Compile(b *Board) (*Definition, error) {
 	for j := range d.prev {
 		slices.Sort(d.prev[j])
 	}
+	labels := func(ways [][]int) [][]string {
+		out := make([][]string, len(ways))
+		for i, w := range ways {
+			for _, j := range w {
+				out[i] = append(out[i], spaceLabel(&b.Spaces[j]))
+			}
+		}
+		return out
+	}
+	d.nextLabels, d.prevLabels = labels(d.next), labels(d.prev)
 	for _, w := range b.Rules.Win {
 		for _, id := range w.SpaceIDs {
 			i, ok := d.byID[id]
@@ -139,6 +152,18 @@ func Compile(b *Board) (*Definition, error) {
 		}
 	}
 	return d, nil
+}
+
+// EventOf returns the board event a trigger of this definition stands for:
+// the index of its space and its index among that space's events. It is
+// how a tool that reads the log (a simulator, a page) learns which event
+// fired.
+func (d *Definition) EventOf(t *engine.Trigger) (space, event int, ok bool) {
+	ref, ok := t.Data.(eventRef)
+	if !ok {
+		return 0, 0, false
+	}
+	return ref.Space, ref.Event, true
 }
 
 // trigger turns one board event into an engine trigger.

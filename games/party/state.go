@@ -36,6 +36,8 @@ type State struct {
 	Prompt *Prompt
 	// SkipRun counts the turns skipped in a row.
 	SkipRun int
+
+	skipText bool // Options.SkipText
 }
 
 // The phases of a turn.
