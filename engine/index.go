@@ -25,11 +25,22 @@ const (
 type Index struct {
 	inst    []Instance
 	buckets map[bucketKey][]TriggerID
+	// dense holds the buckets of phase-less events that are "anywhere" or
+	// at a location with a small id, by type and then location + 1 (0 is
+	// "anywhere"), so that the dispatches of a board game find them
+	// without hashing. The other buckets are in the map.
+	dense [][][]TriggerID
+	// entities counts the instances filed under an entity: without any,
+	// dispatch does not look for them.
+	entities int
 	// byReactor holds the first live instance of each entity; the others
 	// follow through Instance.next, so adding a trigger allocates nothing.
 	byReactor map[EntityID]TriggerID
 	live      int
 }
+
+// denseLocations bounds the location ids whose buckets are dense.
+const denseLocations = 4096
 
 func newIndex() *Index {
 	return &Index{
@@ -37,6 +48,67 @@ func newIndex() *Index {
 		buckets:   make(map[bucketKey][]TriggerID),
 		byReactor: make(map[EntityID]TriggerID),
 	}
+}
+
+// bucket returns the bucket of a key, and whether it is dense.
+func (x *Index) bucket(k bucketKey) ([]TriggerID, bool) {
+	if slot, ok := denseSlot(k); ok {
+		if int(k.typ) < len(x.dense) && slot < len(x.dense[k.typ]) {
+			return x.dense[k.typ][slot], true
+		}
+		return nil, true
+	}
+	return x.buckets[k], false
+}
+
+// denseSlot returns the place of a key's bucket among its type's dense
+// buckets, if it is dense.
+func denseSlot(k bucketKey) (int, bool) {
+	switch {
+	case k.phase != NoPhase:
+		return 0, false
+	case k.kind == bucketAnywhere:
+		return 0, true
+	case k.kind == bucketLocation && k.id >= 0 && k.id < denseLocations:
+		return int(k.id) + 1, true
+	}
+	return 0, false
+}
+
+// setBucket stores the bucket of a key.
+func (x *Index) setBucket(k bucketKey, b []TriggerID) {
+	slot, ok := denseSlot(k)
+	if !ok {
+		if len(b) == 0 {
+			delete(x.buckets, k)
+		} else {
+			x.buckets[k] = b
+		}
+		return
+	}
+	if int(k.typ) >= len(x.dense) {
+		x.dense = append(x.dense, make([][][]TriggerID, int(k.typ)+1-len(x.dense))...)
+	}
+	row := x.dense[k.typ]
+	if slot >= len(row) {
+		row = append(row, make([][]TriggerID, slot+1-len(row))...)
+		x.dense[k.typ] = row
+	}
+	row[slot] = b
+}
+
+// reset empties the index, keeping its memory.
+func (x *Index) reset() {
+	x.inst = x.inst[:0]
+	clear(x.buckets)
+	for _, row := range x.dense {
+		for i := range row {
+			row[i] = row[i][:0]
+		}
+	}
+	x.entities = 0
+	clear(x.byReactor)
+	x.live = 0
 }
 
 // Add places a trigger in the match and returns its instance's id.
@@ -74,21 +146,26 @@ func (x *Index) keys(t *Instance, visit func(bucketKey)) {
 }
 
 func (x *Index) file(id TriggerID) {
-	x.keys(&x.inst[id], func(k bucketKey) { x.buckets[k] = append(x.buckets[k], id) })
+	x.keys(&x.inst[id], func(k bucketKey) {
+		b, _ := x.bucket(k)
+		x.setBucket(k, append(b, id))
+		if k.kind == bucketEntity {
+			x.entities++
+		}
+	})
 }
 
 func (x *Index) unfile(id TriggerID) {
 	x.keys(&x.inst[id], func(k bucketKey) {
-		b := x.buckets[k]
+		b, _ := x.bucket(k)
 		if i := slices.Index(b, id); i >= 0 {
 			b[i] = b[len(b)-1]
 			b = b[:len(b)-1]
+			if k.kind == bucketEntity {
+				x.entities--
+			}
 		}
-		if len(b) == 0 {
-			delete(x.buckets, k)
-		} else {
-			x.buckets[k] = b
-		}
+		x.setBucket(k, b)
 	})
 }
 
@@ -208,11 +285,13 @@ func (x *Index) Each(fn func(*Instance)) {
 // candidates appends to dst the live instances that an event may match, by
 // type, phase, location and subject. The caller checks relations and tests.
 func (x *Index) candidates(dst []TriggerID, ev *Event) []TriggerID {
-	dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere}]...)
+	b, _ := x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere})
+	dst = append(dst, b...)
 	if ev.Location != NoLocation {
-		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)}]...)
+		b, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)})
+		dst = append(dst, b...)
 	}
-	if ev.Subject != System {
+	if ev.Subject != System && x.entities > 0 {
 		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketEntity, id: int32(ev.Subject)}]...)
 	}
 	return dst

@@ -114,6 +114,7 @@ type Match struct {
 	running  bool // an effect is running
 	ctx      Ctx
 	scratch  []TriggerID
+	lastAsk  askCache
 }
 
 // NewMatch starts a match of the given rules on a game state, with a master
@@ -135,6 +136,32 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		scratch: make([]TriggerID, 0, 16),
 		guard:   guardSet{small: make([]uint64, 0, guardSmall)},
 	}
+}
+
+// Reset makes m a new match of the same rules and players, with the given
+// game state and master seed, exactly as NewMatch would, but keeps the
+// memory m has allocated (its log, its agenda, its index): a simulation
+// that plays many matches one after another then allocates little. The
+// index is emptied, so the game places its triggers again. Reset must not
+// be called from inside an effect.
+func (m *Match) Reset(state any, seed uint64) {
+	if m.running {
+		panic("engine: Reset called from inside an effect")
+	}
+	m.State = state
+	m.Index.reset()
+	m.RNG.Reset(seed)
+	m.Events = m.Events[:0]
+	m.records = m.records[:0]
+	m.chain, m.actor, m.round, m.steps, m.err = 0, NoPlayer, 0, 0, nil
+	m.stack, m.heap, m.reactions = m.stack[:0], m.heap[:0], m.reactions[:0]
+	m.seq = 0
+	m.guard.reset()
+	m.emitted, m.then = m.emitted[:0], m.then[:0]
+	m.suspended, m.hasSuspended = task{}, false
+	m.asked, m.answers, m.answered = m.asked[:0], m.answers[:0], m.answered[:0]
+	m.rollback, m.cur, m.ctx = rollback{}, task{}, Ctx{}
+	m.scratch = m.scratch[:0]
 }
 
 // task is one item of the agenda.
@@ -596,8 +623,9 @@ func (m *Match) runEffect(t *task) error {
 	if errors.Is(err, errAsked) {
 		m.suspended = *t
 		m.hasSuspended = true
-		for _, d := range m.asked {
-			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: d.Kind + ": " + d.Prompt})
+		for i := range m.asked {
+			d := &m.asked[i]
+			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: m.askText(d)})
 		}
 		err = nil
 	} else if err != nil {
@@ -632,6 +660,17 @@ func (m *Match) runEffect(t *task) error {
 	}
 	return nil
 }
+
+// askText returns the text of a decision's record, "kind: prompt". The
+// last one is kept, since a game asks the same question again and again.
+func (m *Match) askText(d *Decision) string {
+	if c := &m.lastAsk; c.text == "" || c.kind != d.Kind || c.prompt != d.Prompt {
+		*c = askCache{kind: d.Kind, prompt: d.Prompt, text: d.Kind + ": " + d.Prompt}
+	}
+	return m.lastAsk.text
+}
+
+type askCache struct{ kind, prompt, text string }
 
 // call runs an effect function, turning a panic into an error: a bug in one
 // effect must not take down a server that hosts many matches.

@@ -245,8 +245,8 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 	case 1:
 		to = ways[0]
 	default:
-		answers := c.Answers()
-		if answers == nil {
+		answer, answered := c.Answer(0)
+		if !answered {
 			names := s.def.nextLabels[p.Space]
 			if p.Reversed {
 				names = s.def.prevLabels[p.Space]
@@ -254,7 +254,7 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 			return c.Ask(engine.Decision{Player: engine.PlayerID(s.Current), Kind: KindChoosePath,
 				Prompt: "Which way?", Options: names})
 		}
-		to = ways[answers[0].Choice]
+		to = ways[answer.Choice]
 	}
 	from := p.Space
 	s.movePlayer(p, to)
@@ -349,15 +349,11 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 // --- the actions of board events ---
 
 func promptAll(c *engine.Ctx, s *State, a PromptArgs) error {
-	everybody := make([]int, len(s.Players))
-	for i := range everybody {
-		everybody[i] = i
-	}
-	return s.prompt(c, a, everybody)
+	return s.prompt(c, a, seatList(len(s.Players)))
 }
 
 func promptCurrent(c *engine.Ctx, s *State, a PromptArgs) error {
-	return s.prompt(c, a, []int{s.Current})
+	return s.prompt(c, a, seatList(len(s.Players))[s.Current:s.Current+1:s.Current+1])
 }
 
 // Prompt is a message waiting to be acknowledged.
@@ -374,7 +370,7 @@ type Prompt struct {
 // it. The message is expanded (placeholders drawn) when it is first shown;
 // the run after the answers only clears it.
 func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
-	if c.Answers() != nil {
+	if _, answered := c.Answer(0); answered {
 		s.Prompt = nil
 		return nil
 	}
@@ -384,16 +380,21 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
 		segs = ExpandMessage(a.Message, s.player().Name, c.Rand("placeholders"))
 		text = PlainText(segs)
 	}
-	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: s.player().Space}
-	var ds []engine.Decision
 	for _, seat := range to {
 		s.Players[seat].Prompts++
-		ds = append(ds, engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text})
 	}
 	ev := s.playerEvent(evPrompted)
 	ev.Amount = len(to)
-	ev.Data = text
+	ev.Data = payload(c, text)
 	c.Emit(ev)
+	if s.autoAck {
+		return nil // shown and acknowledged at once
+	}
+	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: s.player().Space}
+	ds := make([]engine.Decision, len(to))
+	for i, seat := range to {
+		ds[i] = engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text}
+	}
 	return c.Ask(ds...)
 }
 
@@ -407,7 +408,7 @@ func setPlayerState(c *engine.Ctx, s *State, a StateArgs) error {
 		s.Finished = append(s.Finished, s.Current)
 	}
 	ev := s.playerEvent(evState)
-	ev.Data = a.State
+	ev.Data = payload(c, a.State)
 	c.Emit(ev)
 	return nil
 }
@@ -452,7 +453,7 @@ func applyEffect(c *engine.Ctx, s *State, a EffectArgs) error {
 	p.Effects = append(p.Effects, ActiveEffect{Kind: a.Effect.Kind, ID: a.Effect.ID, Left: a.Effect.Turns})
 	ev := s.playerEvent(evEffect)
 	ev.Amount = a.Effect.Turns
-	ev.Data = a.Effect.Kind
+	ev.Data = payload(c, a.Effect.Kind)
 	c.Emit(ev)
 	return nil
 }
@@ -509,14 +510,21 @@ func swapPlaces(c *engine.Ctx, s *State, a SwapArgs) error {
 }
 
 func setStat(c *engine.Ctx, s *State, a SetStatArgs) error {
-	return s.changeStat(c, a.Stat, a.Mode, func(float64) float64 { return a.Value })
+	return s.changeStat(c, a.Stat, a.Mode, a.Value, true)
 }
 
 func changeStat(c *engine.Ctx, s *State, a ChangeStatArgs) error {
-	return s.changeStat(c, a.Stat, a.Mode, func(v float64) float64 { return v + a.Delta })
+	return s.changeStat(c, a.Stat, a.Mode, a.Delta, false)
 }
 
-func (s *State) changeStat(c *engine.Ctx, name, mode string, f func(float64) float64) error {
+// changeStat sets a stat to v, or adds v to it.
+func (s *State) changeStat(c *engine.Ctx, name, mode string, v float64, set bool) error {
+	f := func(old float64) float64 {
+		if set {
+			return v
+		}
+		return old + v
+	}
 	p := s.player()
 	if p.Stats == nil {
 		p.Stats = map[string]Stat{}
@@ -532,7 +540,7 @@ func (s *State) changeStat(c *engine.Ctx, name, mode string, f func(float64) flo
 	}
 	p.Stats[name] = st
 	ev := s.playerEvent(evStat)
-	ev.Data = name
+	ev.Data = payload(c, name)
 	ev.Amount = int(st.Value)
 	c.Emit(ev)
 	return nil

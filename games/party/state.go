@@ -38,6 +38,7 @@ type State struct {
 	SkipRun int
 
 	skipText bool // Options.SkipText
+	autoAck  bool // Options.AutoAck
 }
 
 // The phases of a turn.

@@ -194,6 +194,10 @@ type player struct {
 	triggers              []triggerInfo
 	evLand, evEnter, evFx engine.EventType
 	turnLimit             int
+	// game is the match played last, reset for the next game; bots are
+	// the bots' random streams.
+	game *party.Game
+	bots *rng.Streams
 }
 
 type triggerInfo struct {
@@ -215,7 +219,7 @@ func newPlayer(def *party.Definition, cfg Config) (*player, error) {
 	}
 	b := def.Board
 	p := &player{def: def, cfg: cfg, spaces: len(b.Spaces), statIndex: map[string]int{},
-		turnLimit: TurnsPerRound * len(cfg.Players) * cfg.MaxRounds}
+		turnLimit: TurnsPerRound * len(cfg.Players) * cfg.MaxRounds, bots: rng.New(0)}
 	types := party.Rules.Types
 	var ok [3]bool
 	p.evLand, ok[0] = types.Lookup(party.OnLand)
@@ -322,17 +326,28 @@ func (p *player) play(i int, r *gameResult) {
 	r.reset()
 	r.index = i
 	r.seed = GameSeed(p.cfg.Seed, i)
-	bots := newBots(r.seed)
-	g, err := party.NewGame(p.def, p.cfg.Players, party.Options{Seed: r.seed, MaxRounds: p.cfg.MaxRounds, SkipText: true})
+	p.bots.Reset(r.seed)
+	bots := p.bots.Stream("bots")
+	opt := party.Options{Seed: r.seed, MaxRounds: p.cfg.MaxRounds, SkipText: true, AutoAck: true}
+	var err error
+	if p.game == nil || p.game.Match.Err() != nil {
+		// A broken match is not used again.
+		p.game, err = party.NewGame(p.def, p.cfg.Players, opt)
+	} else {
+		err = p.game.Reset(opt)
+	}
 	if err != nil {
+		p.game = nil
 		r.end, r.err = Failed, err.Error()
 		return
 	}
+	g := p.game
 	seen := 0 // log records already counted
 	for !g.Over() {
 		m := g.Match
 		if err := p.step(g, bots); err != nil {
 			r.end, r.err = Failed, err.Error()
+			p.game = nil
 			return
 		}
 		seen = p.count(m, seen, r)

@@ -353,19 +353,24 @@ func TestGameSeedsDiffer(t *testing.T) {
 	}
 }
 
-// TestSkipTextPlaysTheSameGame: leaving prompts unexpanded changes no
-// dice, path, stat or outcome of a match, only its prompt texts.
-func TestSkipTextPlaysTheSameGame(t *testing.T) {
+// TestBotOptionsPlayTheSameGame: leaving prompts unexpanded and
+// acknowledging them at once change no dice, path, stat or outcome of a
+// match.
+func TestBotOptionsPlayTheSameGame(t *testing.T) {
 	def := defaultBoard(t)
 	players := []string{"A", "B", "C"}
+	p, err := newPlayer(def, Config{Players: players, MaxRounds: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for seed := range uint64(30) {
-		var outcomes [2]string
-		for k, skip := range []bool{false, true} {
-			g, err := party.NewGame(def, players, party.Options{Seed: seed, MaxRounds: 50, SkipText: skip})
+		var want string
+		for _, opt := range []party.Options{{}, {SkipText: true}, {AutoAck: true}, {SkipText: true, AutoAck: true}} {
+			opt.Seed, opt.MaxRounds = seed, 50
+			g, err := party.NewGame(def, players, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, _ := newPlayer(def, Config{Players: players, MaxRounds: 50})
 			bots := newBots(seed)
 			for !g.Over() {
 				if err := p.step(g, bots); err != nil {
@@ -377,10 +382,11 @@ func TestSkipTextPlaysTheSameGame(t *testing.T) {
 				fmt.Fprintf(&b, "%d %s\n", f.Player, g.FiringLine(f))
 			}
 			fmt.Fprintf(&b, "%+v %v %d", g.State.Players, g.State.Winners, g.State.Turn)
-			outcomes[k] = b.String()
-		}
-		if outcomes[0] != outcomes[1] {
-			t.Fatalf("seed %d: with text\n%s\nwithout\n%s", seed, outcomes[0], outcomes[1])
+			if want == "" {
+				want = b.String()
+			} else if b.String() != want {
+				t.Fatalf("seed %d, %+v:\n%s\nwant\n%s", seed, opt, b.String(), want)
+			}
 		}
 	}
 }
