@@ -80,7 +80,7 @@ func measure(b *testing.B, op func(op int)) {
 // pack's semantics, drawing dice and bot choices from the same random
 // streams as a simulated match, so that it plays the very same games.
 type baseline struct {
-	p       *player
+	p       *runner
 	players int
 	cap     int
 	dice    party.Dice
@@ -100,7 +100,7 @@ type baseline struct {
 }
 
 type baseEvent struct {
-	trigger int // index into the player's triggers (and gameResult.fired)
+	trigger int // index into the runner's triggers (and gameResult.fired)
 	kind    int
 	n       float64 // stat delta, steps, turns
 	to      int     // teleport target
@@ -131,7 +131,7 @@ type baseMove struct {
 }
 
 func newBaseline(tb testing.TB, def *party.Definition, players []string, maxRounds int) *baseline {
-	p, err := newPlayer(def, Config{Players: players, MaxRounds: maxRounds})
+	p, err := newRunner(def, Config{Players: players, MaxRounds: maxRounds})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -266,13 +266,13 @@ func (bl *baseline) play(seed uint64, r *gameResult) {
 		}
 		p.turnsTaken++
 		if bl.round() > bl.cap {
-			r.end = Capped
+			r.end = endCapped
 			over = true
 		}
 	}
 	r.turns = bl.turn
 	r.rounds = bl.round()
-	if r.end == Capped {
+	if r.end == endCapped {
 		r.rounds = bl.cap
 	}
 }
@@ -392,7 +392,7 @@ func (bl *baseline) fire(seat, space, trigger int, moves *int) {
 
 func TestBaselinePlaysTheSameGames(t *testing.T) {
 	def := defaultBoard(t)
-	p, err := newPlayer(def, Config{Players: benchPlayers, MaxRounds: party.DefaultMaxRounds})
+	p, err := newRunner(def, Config{Players: benchPlayers, MaxRounds: party.DefaultMaxRounds})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func Run(ctx context.Context, def *party.Definition, cfg Config) (*Summary, erro
 	}
 	// A first game checks the players and the board before any worker
 	// starts, so that a mistake is one clear error.
-	probe, err := newPlayer(def, cfg)
+	probe, err := newRunner(def, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func Run(ctx context.Context, def *party.Definition, cfg Config) (*Summary, erro
 	for w := range workers {
 		p := probe
 		if w > 0 {
-			p, _ = newPlayer(def, cfg) // cannot fail: the probe did not
+			p, _ = newRunner(def, cfg) // cannot fail: the probe did not
 		}
 		go func() {
 			for j := range jobs {
@@ -182,8 +182,8 @@ func Run(ctx context.Context, def *party.Definition, cfg Config) (*Summary, erro
 	return s, nil
 }
 
-// player plays games, one after another, on one goroutine.
-type player struct {
+// runner plays games, one after another, on one goroutine.
+type runner struct {
 	def       *party.Definition
 	cfg       Config
 	spaces    int
@@ -212,13 +212,13 @@ var Actions = party.ActionTypes
 // Effects are the player effects the summary counts per seat.
 var Effects = []string{party.SkipTurns, party.RepeatTurns, party.DoubleTurn, party.ChangeDirection}
 
-func newPlayer(def *party.Definition, cfg Config) (*player, error) {
+func newRunner(def *party.Definition, cfg Config) (*runner, error) {
 	g, err := party.NewGame(def, cfg.Players, party.Options{Seed: 0, MaxRounds: cfg.MaxRounds})
 	if err != nil {
 		return nil, err
 	}
 	b := def.Board
-	p := &player{def: def, cfg: cfg, spaces: len(b.Spaces), statIndex: map[string]int{},
+	p := &runner{def: def, cfg: cfg, spaces: len(b.Spaces), statIndex: map[string]int{},
 		turnLimit: TurnsPerRound * len(cfg.Players) * cfg.MaxRounds, bots: rng.New(0)}
 	types := party.Rules.Types
 	var ok [3]bool
@@ -262,28 +262,28 @@ func newPlayer(def *party.Definition, cfg Config) (*player, error) {
 	return p, failed
 }
 
-// End says how a game ended.
-type End uint8
+// outcome says how a game ended.
+type outcome uint8
 
 // The ways a game ends.
 const (
-	// Finished: the board's rules ended it (a winner, everybody done, the
-	// board's own turn limit).
-	Finished End = iota
-	// Capped: it reached the round cap.
-	Capped
-	// Stalled: it took more than TurnsPerRound turns per player and round
+	// endFinished: the board's rules ended it (a winner, everybody done,
+	// the board's own turn limit).
+	endFinished outcome = iota
+	// endCapped: it reached the round cap.
+	endCapped
+	// endStalled: it took more than TurnsPerRound turns per player and round
 	// without the round cap ending it.
-	Stalled
-	// Failed: the match broke (an effect failed, a chain ran away).
-	Failed
+	endStalled
+	// endFailed: the match broke (an effect failed, a chain ran away).
+	endFailed
 )
 
 // gameResult is what one game contributes to the summary.
 type gameResult struct {
 	index   int
 	seed    uint64
-	end     End
+	end     outcome
 	err     string
 	turns   int
 	rounds  int
@@ -298,7 +298,7 @@ type gameResult struct {
 	effects []int32   // seat*len(Effects) + effect
 }
 
-func (p *player) newResult() gameResult {
+func (p *runner) newResult() gameResult {
 	n := len(p.cfg.Players)
 	return gameResult{
 		landings: make([]int32, p.spaces), entries: make([]int32, p.spaces),
@@ -322,7 +322,7 @@ func (r *gameResult) reset() {
 func newBots(seed uint64) *rng.Stream { return rng.New(seed).Stream("bots") }
 
 // play plays game i with bots in every seat and records its result in r.
-func (p *player) play(i int, r *gameResult) {
+func (p *runner) play(i int, r *gameResult) {
 	r.reset()
 	r.index = i
 	r.seed = GameSeed(p.cfg.Seed, i)
@@ -338,7 +338,7 @@ func (p *player) play(i int, r *gameResult) {
 	}
 	if err != nil {
 		p.game = nil
-		r.end, r.err = Failed, err.Error()
+		r.end, r.err = endFailed, err.Error()
 		return
 	}
 	g := p.game
@@ -346,7 +346,7 @@ func (p *player) play(i int, r *gameResult) {
 	for !g.Over() {
 		m := g.Match
 		if err := p.step(g, bots); err != nil {
-			r.end, r.err = Failed, err.Error()
+			r.end, r.err = endFailed, err.Error()
 			p.game = nil
 			return
 		}
@@ -357,7 +357,7 @@ func (p *player) play(i int, r *gameResult) {
 			seen = 0
 		}
 		if g.State.Turn > p.turnLimit {
-			r.end = Stalled
+			r.end = endStalled
 			break
 		}
 	}
@@ -371,8 +371,8 @@ func (p *player) play(i int, r *gameResult) {
 	} else if capped {
 		r.rounds = p.cfg.MaxRounds
 	}
-	if capped && r.end == Finished {
-		r.end = Capped
+	if capped && r.end == endFinished {
+		r.end = endCapped
 	}
 	r.winners = append(r.winners, s.Winners...)
 	for seat := range s.Players {
@@ -388,7 +388,7 @@ func (p *player) play(i int, r *gameResult) {
 
 // step plays the next command: every seat's bot in turn answers what the
 // match waits for.
-func (p *player) step(g *party.Game, bots *rng.Stream) error {
+func (p *runner) step(g *party.Game, bots *rng.Stream) error {
 	for seat := range p.cfg.Players {
 		if cmd, ok := g.BotCommand(seat, bots); ok {
 			return g.Apply(cmd)
@@ -399,7 +399,7 @@ func (p *player) step(g *party.Game, bots *rng.Stream) error {
 
 // count adds the log records from index from on to the result and returns
 // the new length of the log.
-func (p *player) count(m *engine.Match, from int, r *gameResult) int {
+func (p *runner) count(m *engine.Match, from int, r *gameResult) int {
 	recs := m.Records()
 	for i := from; i < len(recs); i++ {
 		rec := &recs[i]

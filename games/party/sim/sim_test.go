@@ -359,7 +359,7 @@ func TestGameSeedsDiffer(t *testing.T) {
 func TestBotOptionsPlayTheSameGame(t *testing.T) {
 	def := defaultBoard(t)
 	players := []string{"A", "B", "C"}
-	p, err := newPlayer(def, Config{Players: players, MaxRounds: 50})
+	p, err := newRunner(def, Config{Players: players, MaxRounds: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

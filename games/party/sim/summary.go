@@ -160,7 +160,7 @@ type Timing struct {
 
 // accumulator folds game results, in game order, into fixed-size counters.
 type accumulator struct {
-	p   *player
+	p   *runner
 	cfg Config
 
 	games, finished, capped, stalled, failed int
@@ -175,7 +175,7 @@ type accumulator struct {
 	effects                                  []int64
 }
 
-func newAccumulator(p *player, cfg Config) *accumulator {
+func newAccumulator(p *runner, cfg Config) *accumulator {
 	n := len(cfg.Players)
 	return &accumulator{
 		p: p, cfg: cfg,
@@ -191,17 +191,17 @@ func newAccumulator(p *player, cfg Config) *accumulator {
 func (a *accumulator) add(r *gameResult) {
 	a.games++
 	switch r.end {
-	case Failed:
+	case endFailed:
 		a.failed++
 		if a.first == nil {
 			a.first = &Failure{Game: r.index, Seed: r.seed, Message: r.err}
 		}
 		return
-	case Capped:
+	case endCapped:
 		a.capped++
-	case Stalled:
+	case endStalled:
 		a.stalled++
-	case Finished:
+	case endFinished:
 		a.finished++
 		a.turns.add(r.turns)
 		a.rounds.add(r.rounds)
