@@ -92,8 +92,8 @@ func simulate(c *cobra.Command, path string, o simulateOptions) error {
 		return usageError("simulate: %s: only party boards can be simulated, not %s games", path, p.Name)
 	}
 	board, list := party.Load(path)
+	list.Print(errOut) // warnings too: "nothing ends this game" explains a run that hits the cap
 	if list.HasErrors() {
-		list.Print(errOut)
 		return failed
 	}
 	if r := board.Rules; (r.MinPlayers > 0 && len(players) < r.MinPlayers) || (r.MaxPlayers > 0 && len(players) > r.MaxPlayers) {

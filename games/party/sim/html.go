@@ -217,7 +217,10 @@ func drawBoard(b *party.Board, values []float64, what string) boardDrawing {
 			longest = max(longest, len([]rune(l)))
 		}
 		size := min(12, 1.7*p.r/(0.58*float64(longest)))
-		top := p.y - 8 - float64(len(lines)-1)*size*1.1
+		if len(lines) == 3 {
+			size = min(size, 10) // three lines must stay inside the circle
+		}
+		top := p.y - 7 - float64(len(lines)-1)*size*1.1
 		sd := spaceDrawing{X: p.x, Y: p.y, R: p.r, Fill: fill, Ink: ink, Stroke: "#3a3a3a",
 			Heat: number(v, 2), HeatY: p.y + 16, Size: size,
 			Title: fmt.Sprintf("%s: %s %s per game", spaceTitle(sp.ID, sp.Name), number(v, 2), what)}
@@ -335,7 +338,7 @@ func wrapWords(text string, width int) []string {
 		lines = append(lines, cur)
 	}
 	if len(lines) > 3 {
-		lines = append(lines[:2], clip(lines[2], width))
+		lines = append(lines[:2], clip(strings.Join(lines[2:], " "), width))
 	}
 	return lines
 }
