@@ -26,10 +26,13 @@ type Index struct {
 	inst    []Instance
 	buckets map[bucketKey][]TriggerID
 	// dense holds the buckets of phase-less events that are "anywhere" or
-	// at a location with a small id, by type and then location + 1 (0 is
-	// "anywhere"), so that the dispatches of a board game find them
-	// without hashing. The other buckets are in the map.
-	dense [][][]TriggerID
+	// at a location with a small id, so that the dispatches of a board
+	// game find them without hashing: the bucket of type t and slot s
+	// (location + 1, or 0 for "anywhere") is dense[t*stride+s]. The other
+	// buckets are in the map.
+	dense  [][]TriggerID
+	stride int
+	types  int // the types dense has room for
 	// entities counts the instances filed under an entity: without any,
 	// dispatch does not look for them.
 	entities int
@@ -42,10 +45,13 @@ type Index struct {
 // denseLocations bounds the location ids whose buckets are dense.
 const denseLocations = 4096
 
-func newIndex() *Index {
+// newIndex returns an empty index for a game with the given number of
+// event types.
+func newIndex(types int) *Index {
 	return &Index{
 		inst:      make([]Instance, 0, 16),
 		buckets:   make(map[bucketKey][]TriggerID),
+		types:     types,
 		byReactor: make(map[EntityID]TriggerID),
 	}
 }
@@ -53,8 +59,8 @@ func newIndex() *Index {
 // bucket returns the bucket of a key, and whether it is dense.
 func (x *Index) bucket(k bucketKey) ([]TriggerID, bool) {
 	if slot, ok := denseSlot(k); ok {
-		if int(k.typ) < len(x.dense) && slot < len(x.dense[k.typ]) {
-			return x.dense[k.typ][slot], true
+		if slot < x.stride && int(k.typ) < x.types {
+			return x.dense[int(k.typ)*x.stride+slot], true
 		}
 		return nil, true
 	}
@@ -86,25 +92,33 @@ func (x *Index) setBucket(k bucketKey, b []TriggerID) {
 		}
 		return
 	}
-	if int(k.typ) >= len(x.dense) {
-		x.dense = append(x.dense, make([][][]TriggerID, int(k.typ)+1-len(x.dense))...)
+	if slot >= x.stride || int(k.typ) >= x.types || x.dense == nil {
+		x.relayout(max(int(k.typ)+1, x.types), max(slot+1, 2*x.stride, 8))
 	}
-	row := x.dense[k.typ]
-	if slot >= len(row) {
-		row = append(row, make([][]TriggerID, slot+1-len(row))...)
-		x.dense[k.typ] = row
+	x.dense[int(k.typ)*x.stride+slot] = b
+}
+
+// relayout makes room in dense for the given numbers of types and slots,
+// keeping its buckets; it happens a few times per match at most.
+func (x *Index) relayout(types, stride int) {
+	stride = max(stride, x.stride)
+	dense := make([][]TriggerID, types*stride)
+	for t := range x.types {
+		for s := range x.stride {
+			if x.dense != nil {
+				dense[t*stride+s] = x.dense[t*x.stride+s]
+			}
+		}
 	}
-	row[slot] = b
+	x.dense, x.types, x.stride = dense, types, stride
 }
 
 // reset empties the index, keeping its memory.
 func (x *Index) reset() {
 	x.inst = x.inst[:0]
 	clear(x.buckets)
-	for _, row := range x.dense {
-		for i := range row {
-			row[i] = row[i][:0]
-		}
+	for i := range x.dense {
+		x.dense[i] = x.dense[i][:0]
 	}
 	x.entities = 0
 	clear(x.byReactor)

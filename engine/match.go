@@ -126,7 +126,7 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		Rules:   rules,
 		State:   state,
 		Players: players,
-		Index:   newIndex(),
+		Index:   newIndex(rules.Types.Len()),
 		RNG:     rng.New(seed),
 		actor:   NoPlayer,
 		Events:  make([]Event, 0, 32),

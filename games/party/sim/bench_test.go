@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/tabulagames/tabula/engine/rng"
@@ -44,16 +45,32 @@ func BenchmarkSimulate(b *testing.B) {
 }
 
 // BenchmarkBaseline plays the same games as BenchmarkSimulate without the
-// engine, on one goroutine. One op is benchGames games.
+// engine, on one goroutine and on two, each with half of the games: the
+// second shows how much two goroutines can gain on this machine at all.
+// One op is benchGames games.
 func BenchmarkBaseline(b *testing.B) {
 	def := defaultBoard(b)
-	bl := newBaseline(b, def, benchPlayers, party.DefaultMaxRounds)
-	r := bl.p.newResult()
-	measure(b, func(op int) {
-		for i := range benchGames {
-			bl.play(GameSeed(uint64(op), i), &r)
-		}
-	})
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			bls := make([]*baseline, w)
+			rs := make([]gameResult, w)
+			for k := range bls {
+				bls[k] = newBaseline(b, def, benchPlayers, party.DefaultMaxRounds)
+				rs[k] = bls[k].p.newResult()
+			}
+			measure(b, func(op int) {
+				var wg sync.WaitGroup
+				for k := range w {
+					wg.Go(func() {
+						for i := k; i < benchGames; i += w {
+							bls[k].play(GameSeed(uint64(op), i), &rs[k])
+						}
+					})
+				}
+				wg.Wait()
+			})
+		})
+	}
 }
 
 // measure runs the benchmark's loop, each op playing benchGames games,

@@ -103,7 +103,9 @@ func Run(ctx context.Context, def *party.Definition, cfg Config) (*Summary, erro
 		free <- i
 	}
 	type job struct{ first, n, slot int }
-	jobs := make(chan job)
+	// Buffered, so that a worker finishing a batch finds the next one
+	// waiting rather than waiting for the dispatcher to be scheduled.
+	jobs := make(chan job, workers)
 	done := make(chan job, slots)
 
 	// The dispatcher hands out batches in order, each into a free slot.
