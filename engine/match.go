@@ -318,10 +318,8 @@ func (m *Match) resolve() error {
 		budget = DefaultBudget
 	}
 	for !m.hasSuspended {
-		var ok bool
-		m.cur, ok = m.pop()
 		t := &m.cur // the Ctx of an effect points at it, so it lives in the match
-		if !ok {
+		if !m.pop(t) {
 			m.endChain()
 			return nil
 		}
@@ -374,17 +372,19 @@ func (m *Match) push(t task) {
 	}
 }
 
-func (m *Match) pop() (task, bool) {
+// pop takes the next task off the agenda into dst, and reports whether
+// there was one.
+func (m *Match) pop(dst *task) bool {
 	if m.Rules.Policy == PriorityAgenda {
-		return m.heapPop()
+		return m.heapPop(dst)
 	}
 	n := len(m.stack)
 	if n == 0 {
-		return task{}, false
+		return false
 	}
-	t := m.stack[n-1]
+	*dst = m.stack[n-1]
 	m.stack = m.stack[:n-1]
-	return t, true
+	return true
 }
 
 // before reports whether a runs before b: higher priority, then lower tier,
@@ -402,46 +402,52 @@ func before(a, b *task) bool {
 	return a.seq < b.seq
 }
 
+// heapPush and heapPop keep the priority agenda as a binary heap. Tasks
+// are large, so both move a hole rather than swapping: each level costs
+// one copy.
 func (m *Match) heapPush(t task) {
-	h := append(m.heap, t)
+	h := append(m.heap, task{})
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !before(&h[i], &h[p]) {
+		if !before(&t, &h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = t
 	m.heap = h
 }
 
-func (m *Match) heapPop() (task, bool) {
+func (m *Match) heapPop(dst *task) bool {
 	h := m.heap
-	n := len(h)
-	if n == 0 {
-		return task{}, false
+	n := len(h) - 1
+	if n < 0 {
+		return false
 	}
-	top := h[0]
-	h[0] = h[n-1]
-	h = h[:n-1]
-	i := 0
-	for {
-		l, r, best := 2*i+1, 2*i+2, i
-		if l < len(h) && before(&h[l], &h[best]) {
-			best = l
+	*dst = h[0]
+	if n > 0 {
+		last := &h[n]
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			if r := l + 1; r < n && before(&h[r], &h[l]) {
+				l = r
+			}
+			if !before(&h[l], last) {
+				break
+			}
+			h[i] = h[l]
+			i = l
 		}
-		if r < len(h) && before(&h[r], &h[best]) {
-			best = r
-		}
-		if best == i {
-			break
-		}
-		h[i], h[best] = h[best], h[i]
-		i = best
+		h[i] = *last
 	}
-	m.heap = h
-	return top, true
+	m.heap = h[:n]
+	return true
 }
 
 // tier orders reactions by whose they are: the event's subject itself
