@@ -143,6 +143,10 @@ func Run(ctx context.Context, def *party.Definition, cfg Config) (*Summary, erro
 				}
 				results[j.slot] = rs
 				done <- j
+				// Let the collector and the dispatcher run now: when every
+				// CPU plays games, they would otherwise wait for the
+				// scheduler to preempt a worker, and the workers for them.
+				runtime.Gosched()
 			}
 			done <- job{first: -1}
 		}()
