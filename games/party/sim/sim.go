@@ -362,7 +362,7 @@ func (p *runner) play(i int, r *gameResult) {
 			m.ClearLog()
 			seen = 0
 		}
-		if g.State.Turn > p.turnLimit {
+		if !g.Over() && g.State.Turn > p.turnLimit {
 			r.end = endStalled
 			break
 		}
@@ -384,10 +384,8 @@ func (p *runner) play(i int, r *gameResult) {
 	for seat := range s.Players {
 		pl := &s.Players[seat]
 		r.prompts[seat] = int32(pl.Prompts)
-		for name, st := range pl.Stats {
-			if k, ok := p.statIndex[name]; ok {
-				r.stats[seat*len(p.stats)+k] = st.Value
-			}
+		for k, name := range p.stats {
+			r.stats[seat*len(p.stats)+k] = pl.StatValue(name)
 		}
 	}
 }
