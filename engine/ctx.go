@@ -152,6 +152,17 @@ func (c *Ctx) Answers() []Input {
 	return slices.Clone(m.answers)
 }
 
+// Answer returns the input that answered the effect's i-th decision, and
+// whether the effect runs with its answers. Unlike Answers, it copies
+// nothing.
+func (c *Ctx) Answer(i int) (Input, bool) {
+	m := c.m
+	if i < 0 || i >= len(m.asked) || slices.Contains(m.answered, false) {
+		return Input{}, false
+	}
+	return m.answers[i], true
+}
+
 // Rand returns the match's random stream with the given name.
 func (c *Ctx) Rand(stream string) *rng.Stream { return c.m.RNG.Stream(stream) }
 

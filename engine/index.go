@@ -25,18 +25,104 @@ const (
 type Index struct {
 	inst    []Instance
 	buckets map[bucketKey][]TriggerID
+	// dense holds the buckets of phase-less events that are "anywhere" or
+	// at a location with a small id, so that the dispatches of a board
+	// game find them without hashing: the bucket of type t and slot s
+	// (location + 1, or 0 for "anywhere") is dense[t*stride+s]. The other
+	// buckets are in the map.
+	dense  [][]TriggerID
+	stride int
+	types  int // the types dense has room for
+	// entities counts the instances filed under an entity: without any,
+	// dispatch does not look for them.
+	entities int
 	// byReactor holds the first live instance of each entity; the others
 	// follow through Instance.next, so adding a trigger allocates nothing.
 	byReactor map[EntityID]TriggerID
 	live      int
 }
 
-func newIndex() *Index {
+// denseLocations bounds the location ids whose buckets are dense.
+const denseLocations = 4096
+
+// newIndex returns an empty index for a game with the given number of
+// event types.
+func newIndex(types int) *Index {
 	return &Index{
 		inst:      make([]Instance, 0, 16),
 		buckets:   make(map[bucketKey][]TriggerID),
+		types:     types,
 		byReactor: make(map[EntityID]TriggerID),
 	}
+}
+
+// bucket returns the bucket of a key, and whether it is dense.
+func (x *Index) bucket(k bucketKey) ([]TriggerID, bool) {
+	if slot, ok := denseSlot(k); ok {
+		if slot < x.stride && int(k.typ) < x.types {
+			return x.dense[int(k.typ)*x.stride+slot], true
+		}
+		return nil, true
+	}
+	return x.buckets[k], false
+}
+
+// denseSlot returns the place of a key's bucket among its type's dense
+// buckets, if it is dense.
+func denseSlot(k bucketKey) (int, bool) {
+	switch {
+	case k.phase != NoPhase:
+		return 0, false
+	case k.kind == bucketAnywhere:
+		return 0, true
+	case k.kind == bucketLocation && k.id >= 0 && k.id < denseLocations:
+		return int(k.id) + 1, true
+	}
+	return 0, false
+}
+
+// setBucket stores the bucket of a key.
+func (x *Index) setBucket(k bucketKey, b []TriggerID) {
+	slot, ok := denseSlot(k)
+	if !ok {
+		if len(b) == 0 {
+			delete(x.buckets, k)
+		} else {
+			x.buckets[k] = b
+		}
+		return
+	}
+	if slot >= x.stride || int(k.typ) >= x.types || x.dense == nil {
+		x.relayout(max(int(k.typ)+1, x.types), max(slot+1, 2*x.stride, 8))
+	}
+	x.dense[int(k.typ)*x.stride+slot] = b
+}
+
+// relayout makes room in dense for the given numbers of types and slots,
+// keeping its buckets; it happens a few times per match at most.
+func (x *Index) relayout(types, stride int) {
+	stride = max(stride, x.stride)
+	dense := make([][]TriggerID, types*stride)
+	for t := range x.types {
+		for s := range x.stride {
+			if x.dense != nil {
+				dense[t*stride+s] = x.dense[t*x.stride+s]
+			}
+		}
+	}
+	x.dense, x.types, x.stride = dense, types, stride
+}
+
+// reset empties the index, keeping its memory.
+func (x *Index) reset() {
+	x.inst = x.inst[:0]
+	clear(x.buckets)
+	for i := range x.dense {
+		x.dense[i] = x.dense[i][:0]
+	}
+	x.entities = 0
+	clear(x.byReactor)
+	x.live = 0
 }
 
 // Add places a trigger in the match and returns its instance's id.
@@ -74,21 +160,26 @@ func (x *Index) keys(t *Instance, visit func(bucketKey)) {
 }
 
 func (x *Index) file(id TriggerID) {
-	x.keys(&x.inst[id], func(k bucketKey) { x.buckets[k] = append(x.buckets[k], id) })
+	x.keys(&x.inst[id], func(k bucketKey) {
+		b, _ := x.bucket(k)
+		x.setBucket(k, append(b, id))
+		if k.kind == bucketEntity {
+			x.entities++
+		}
+	})
 }
 
 func (x *Index) unfile(id TriggerID) {
 	x.keys(&x.inst[id], func(k bucketKey) {
-		b := x.buckets[k]
+		b, _ := x.bucket(k)
 		if i := slices.Index(b, id); i >= 0 {
 			b[i] = b[len(b)-1]
 			b = b[:len(b)-1]
+			if k.kind == bucketEntity {
+				x.entities--
+			}
 		}
-		if len(b) == 0 {
-			delete(x.buckets, k)
-		} else {
-			x.buckets[k] = b
-		}
+		x.setBucket(k, b)
 	})
 }
 
@@ -208,11 +299,13 @@ func (x *Index) Each(fn func(*Instance)) {
 // candidates appends to dst the live instances that an event may match, by
 // type, phase, location and subject. The caller checks relations and tests.
 func (x *Index) candidates(dst []TriggerID, ev *Event) []TriggerID {
-	dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere}]...)
+	b, _ := x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere})
+	dst = append(dst, b...)
 	if ev.Location != NoLocation {
-		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)}]...)
+		b, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)})
+		dst = append(dst, b...)
 	}
-	if ev.Subject != System {
+	if ev.Subject != System && x.entities > 0 {
 		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketEntity, id: int32(ev.Subject)}]...)
 	}
 	return dst

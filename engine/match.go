@@ -124,6 +124,7 @@ type Match struct {
 	running  bool // an effect is running
 	ctx      Ctx
 	scratch  []TriggerID
+	lastAsk  askCache
 }
 
 // NewMatch starts a match of the given rules on a game state, with a master
@@ -135,7 +136,7 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		Rules:   rules,
 		State:   state,
 		Players: players,
-		Index:   newIndex(),
+		Index:   newIndex(rules.Types.Len()),
 		RNG:     rng.New(seed),
 		actor:   NoPlayer,
 		Events:  make([]Event, 0, 32),
@@ -145,6 +146,32 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		scratch: make([]TriggerID, 0, 16),
 		guard:   guardSet{small: make([]uint64, 0, guardSmall)},
 	}
+}
+
+// Reset makes m a new match of the same rules and players, with the given
+// game state and master seed, exactly as NewMatch would, but keeps the
+// memory m has allocated (its log, its agenda, its index): a simulation
+// that plays many matches one after another then allocates little. The
+// index is emptied, so the game places its triggers again. Reset must not
+// be called from inside an effect.
+func (m *Match) Reset(state any, seed uint64) {
+	if m.running {
+		panic("engine: Reset called from inside an effect")
+	}
+	m.State = state
+	m.Index.reset()
+	m.RNG.Reset(seed)
+	m.Events = m.Events[:0]
+	m.records = m.records[:0]
+	m.chain, m.actor, m.round, m.steps, m.err = 0, NoPlayer, 0, 0, nil
+	m.stack, m.heap, m.reactions = m.stack[:0], m.heap[:0], m.reactions[:0]
+	m.seq = 0
+	m.guard.reset()
+	m.emitted, m.then = m.emitted[:0], m.then[:0]
+	m.suspended, m.hasSuspended = task{}, false
+	m.asked, m.answers, m.answered = m.asked[:0], m.answers[:0], m.answered[:0]
+	m.rollback, m.cur, m.ctx = rollback{}, task{}, Ctx{}
+	m.scratch = m.scratch[:0]
 }
 
 // task is one item of the agenda.
@@ -302,10 +329,8 @@ func (m *Match) resolve() error {
 		budget = DefaultBudget
 	}
 	for !m.hasSuspended {
-		var ok bool
-		m.cur, ok = m.pop()
 		t := &m.cur // the Ctx of an effect points at it, so it lives in the match
-		if !ok {
+		if !m.pop(t) {
 			m.endChain()
 			return nil
 		}
@@ -358,17 +383,19 @@ func (m *Match) push(t task) {
 	}
 }
 
-func (m *Match) pop() (task, bool) {
+// pop takes the next task off the agenda into dst, and reports whether
+// there was one.
+func (m *Match) pop(dst *task) bool {
 	if m.Rules.Policy == PriorityAgenda {
-		return m.heapPop()
+		return m.heapPop(dst)
 	}
 	n := len(m.stack)
 	if n == 0 {
-		return task{}, false
+		return false
 	}
-	t := m.stack[n-1]
+	*dst = m.stack[n-1]
 	m.stack = m.stack[:n-1]
-	return t, true
+	return true
 }
 
 // before reports whether a runs before b: higher priority, then lower tier,
@@ -386,46 +413,52 @@ func before(a, b *task) bool {
 	return a.seq < b.seq
 }
 
+// heapPush and heapPop keep the priority agenda as a binary heap. Tasks
+// are large, so both move a hole rather than swapping: each level costs
+// one copy.
 func (m *Match) heapPush(t task) {
-	h := append(m.heap, t)
+	h := append(m.heap, task{})
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !before(&h[i], &h[p]) {
+		if !before(&t, &h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = t
 	m.heap = h
 }
 
-func (m *Match) heapPop() (task, bool) {
+func (m *Match) heapPop(dst *task) bool {
 	h := m.heap
-	n := len(h)
-	if n == 0 {
-		return task{}, false
+	n := len(h) - 1
+	if n < 0 {
+		return false
 	}
-	top := h[0]
-	h[0] = h[n-1]
-	h = h[:n-1]
-	i := 0
-	for {
-		l, r, best := 2*i+1, 2*i+2, i
-		if l < len(h) && before(&h[l], &h[best]) {
-			best = l
+	*dst = h[0]
+	if n > 0 {
+		last := &h[n]
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			if r := l + 1; r < n && before(&h[r], &h[l]) {
+				l = r
+			}
+			if !before(&h[l], last) {
+				break
+			}
+			h[i] = h[l]
+			i = l
 		}
-		if r < len(h) && before(&h[r], &h[best]) {
-			best = r
-		}
-		if best == i {
-			break
-		}
-		h[i], h[best] = h[best], h[i]
-		i = best
+		h[i] = *last
 	}
-	m.heap = h
-	return top, true
+	m.heap = h[:n]
+	return true
 }
 
 // tier orders reactions by whose they are: the event's subject itself
@@ -607,8 +640,9 @@ func (m *Match) runEffect(t *task) error {
 	if errors.Is(err, errAsked) {
 		m.suspended = *t
 		m.hasSuspended = true
-		for _, d := range m.asked {
-			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: d.Kind + ": " + d.Prompt})
+		for i := range m.asked {
+			d := &m.asked[i]
+			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: m.askText(d)})
 		}
 		err = nil
 	} else if err != nil {
@@ -643,6 +677,17 @@ func (m *Match) runEffect(t *task) error {
 	}
 	return nil
 }
+
+// askText returns the text of a decision's record, "kind: prompt". The
+// last one is kept, since a game asks the same question again and again.
+func (m *Match) askText(d *Decision) string {
+	if c := &m.lastAsk; c.text == "" || c.kind != d.Kind || c.prompt != d.Prompt {
+		*c = askCache{kind: d.Kind, prompt: d.Prompt, text: d.Kind + ": " + d.Prompt}
+	}
+	return m.lastAsk.text
+}
+
+type askCache struct{ kind, prompt, text string }
 
 // call runs an effect function, turning a panic into an error: a bug in one
 // effect must not take down a server that hosts many matches.

@@ -11,7 +11,6 @@ package rng
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -23,6 +22,7 @@ import (
 type Streams struct {
 	seed    uint64
 	streams []*Stream // in creation order; looked up linearly (a match has a handful)
+	spare   []*Stream // streams of before a Reset, to be used again
 }
 
 // New returns the streams of a match played with the given master seed.
@@ -42,12 +42,36 @@ func (s *Streams) Stream(name string) *Stream {
 			return st
 		}
 	}
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	st := &Stream{name: name}
-	st.src.Seed(s.seed, h.Sum64())
+	var st *Stream
+	if n := len(s.spare); n > 0 {
+		st, s.spare = s.spare[n-1], s.spare[:n-1]
+		*st = Stream{name: name}
+	} else {
+		st = &Stream{name: name}
+	}
+	st.src.Seed(s.seed, fnv64a(name))
 	s.streams = append(s.streams, st)
 	return st
+}
+
+// Reset makes the streams those of a new match with the given master seed,
+// as New would, keeping their memory.
+func (s *Streams) Reset(seed uint64) {
+	s.seed = seed
+	s.spare = append(s.spare, s.streams...)
+	clear(s.streams)
+	s.streams = s.streams[:0]
+}
+
+// fnv64a is the 64-bit FNV-1a hash of a name (hash/fnv's New64a, without
+// its allocations).
+func fnv64a(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // AppendState appends a canonical encoding of every stream's state (sorted by

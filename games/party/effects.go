@@ -139,7 +139,9 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	for _, e := range p.Effects {
 		switch e.Kind {
 		case SkipTurns:
-			if e.Left > 0 {
+			// A skip only holds back a player who is playing: one who has
+			// finished (or left) keeps that state, and the effect ends.
+			if e.Left > 0 && (p.State == Playing || p.State == SkippingTurn) {
 				p.State = SkippingTurn
 				e.Left--
 			} else {
@@ -248,16 +250,16 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 	case 1:
 		to = ways[0]
 	default:
-		answers := c.Answers()
-		if answers == nil {
-			names := make([]string, len(ways))
-			for i, w := range ways {
-				names[i] = spaceLabel(&s.board.Spaces[w])
+		answer, answered := c.Answer(0)
+		if !answered {
+			names := s.def.nextLabels[p.Space]
+			if p.Reversed {
+				names = s.def.prevLabels[p.Space]
 			}
 			return c.Ask(engine.Decision{Player: engine.PlayerID(s.Current), Kind: KindChoosePath,
 				Prompt: "Which way?", Options: names})
 		}
-		to = ways[answers[0].Choice]
+		to = ways[answer.Choice]
 	}
 	from := p.Space
 	s.movePlayer(p, to)
@@ -361,15 +363,11 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 // --- the actions of board events ---
 
 func promptAll(c *engine.Ctx, s *State, a PromptArgs) error {
-	everybody := make([]int, len(s.Players))
-	for i := range everybody {
-		everybody[i] = i
-	}
-	return s.prompt(c, a, everybody)
+	return s.prompt(c, a, seatList(len(s.Players)))
 }
 
 func promptCurrent(c *engine.Ctx, s *State, a PromptArgs) error {
-	return s.prompt(c, a, []int{s.Current})
+	return s.prompt(c, a, seatList(len(s.Players))[s.Current:s.Current+1:s.Current+1])
 }
 
 // Prompt is a message waiting to be acknowledged.
@@ -386,28 +384,37 @@ type Prompt struct {
 // it. The message is expanded (placeholders drawn) when it is first shown;
 // the run after the answers only clears it.
 func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
-	if c.Answers() != nil {
+	if _, answered := c.Answer(0); answered {
 		s.Prompt = nil
 		return nil
 	}
-	segs := ExpandMessage(a.Message, s.player().Name, c.Rand("placeholders"))
-	text := PlainText(segs)
+	var segs []Segment
+	text := a.Message
+	if !s.skipText {
+		segs = ExpandMessage(a.Message, s.player().Name, c.Rand("placeholders"))
+		text = PlainText(segs)
+	}
 	// The prompt belongs to the space whose event shows it.
 	space := s.player().Space
 	if i := int(c.Reactor()) - spaceEntity; i >= 0 && i < len(s.board.Spaces) {
 		space = i
 	}
-	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: space}
-	var ds []engine.Decision
 	for _, seat := range to {
 		s.Players[seat].Prompts++
-		ds = append(ds, engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text})
 	}
 	ev := s.playerEvent(evPrompted)
 	ev.Location = engine.LocationID(space)
 	ev.Amount = len(to)
-	ev.Data = text
+	ev.Data = payload(c, text)
 	c.Emit(ev)
+	if s.autoAck {
+		return nil // shown and acknowledged at once
+	}
+	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: space}
+	ds := make([]engine.Decision, len(to))
+	for i, seat := range to {
+		ds[i] = engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text}
+	}
 	return c.Ask(ds...)
 }
 
@@ -421,7 +428,7 @@ func setPlayerState(c *engine.Ctx, s *State, a StateArgs) error {
 		s.Finished = append(s.Finished, s.Current)
 	}
 	ev := s.playerEvent(evState)
-	ev.Data = a.State
+	ev.Data = payload(c, a.State)
 	c.Emit(ev)
 	return nil
 }
@@ -466,7 +473,7 @@ func applyEffect(c *engine.Ctx, s *State, a EffectArgs) error {
 	p.Effects = append(p.Effects, ActiveEffect{Kind: a.Effect.Kind, ID: a.Effect.ID, Left: a.Effect.Turns})
 	ev := s.playerEvent(evEffect)
 	ev.Amount = a.Effect.Turns
-	ev.Data = a.Effect.Kind
+	ev.Data = payload(c, a.Effect.Kind)
 	c.Emit(ev)
 	return nil
 }
@@ -523,14 +530,21 @@ func swapPlaces(c *engine.Ctx, s *State, a SwapArgs) error {
 }
 
 func setStat(c *engine.Ctx, s *State, a SetStatArgs) error {
-	return s.changeStat(c, a.Stat, a.Mode, func(float64) float64 { return a.Value })
+	return s.changeStat(c, a.Stat, a.Mode, a.Value, true)
 }
 
 func changeStat(c *engine.Ctx, s *State, a ChangeStatArgs) error {
-	return s.changeStat(c, a.Stat, a.Mode, func(v float64) float64 { return v + a.Delta })
+	return s.changeStat(c, a.Stat, a.Mode, a.Delta, false)
 }
 
-func (s *State) changeStat(c *engine.Ctx, name, mode string, f func(float64) float64) error {
+// changeStat sets a stat to v, or adds v to it.
+func (s *State) changeStat(c *engine.Ctx, name, mode string, v float64, set bool) error {
+	f := func(old float64) float64 {
+		if set {
+			return v
+		}
+		return old + v
+	}
 	p := s.player()
 	if p.Stats == nil {
 		p.Stats = map[string]Stat{}

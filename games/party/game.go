@@ -18,6 +18,15 @@ type Options struct {
 	// MaxRounds ends a match that has not ended by then, with no winner
 	// (0: no cap). Boards whose game never ends need one.
 	MaxRounds int
+	// SkipText leaves prompt messages as written, without drawing their
+	// placeholders, for matches nobody reads (bots in a simulation). The
+	// dice, paths, stats and outcome are those of the same match with
+	// text: placeholders draw from their own random stream.
+	SkipText bool
+	// AutoAck has every prompt acknowledged as soon as it is shown,
+	// without asking anyone, as bots would: a simulation then plays the
+	// same games without pausing for their answers.
+	AutoAck bool
 }
 
 // DefaultMaxRounds is the round cap of matches played by the command line
@@ -69,22 +78,50 @@ func NewGame(def *Definition, players []string, opt Options) (*Game, error) {
 		}
 		seen[name] = true
 	}
-	s := &State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: opt.MaxRounds}
+	s := &State{}
+	s.Players = make([]Player, len(players))
 	for i, name := range players {
-		s.Players = append(s.Players, Player{Name: name, Seat: i, State: Waiting})
+		s.Players[i].Name = name
 	}
-	m := engine.NewMatch(Rules, s, opt.Seed, slices.Clone(players))
+	g := &Game{Def: def, Players: slices.Clone(players), State: s,
+		Match: engine.NewMatch(Rules, s, opt.Seed, slices.Clone(players))}
+	if err := g.start(opt); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Reset starts the game over on the same board with the same players and
+// new options, exactly as NewGame would, but reusing the memory of the
+// match it had: a simulation that plays many games one after another
+// allocates little.
+func (g *Game) Reset(opt Options) error {
+	g.Match.Reset(g.State, opt.Seed)
+	return g.start(opt)
+}
+
+// start sets up a new match: the players on no space yet, the board's
+// events placed, and the turn run until the first player is asked to roll.
+func (g *Game) start(opt Options) error {
+	s, m, def := g.State, g.Match, g.Def
+	players := s.Players
+	for i := range players {
+		p := &players[i]
+		clear(p.Stats)
+		*p = Player{Name: p.Name, Seat: i, State: Waiting, Stats: p.Stats, Effects: p.Effects[:0], History: p.History[:0]}
+	}
+	*s = State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: opt.MaxRounds, skipText: opt.SkipText, autoAck: opt.AutoAck,
+		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0]}
 	for _, t := range def.triggers {
 		// Ties between events of equal priority go in board order: space
 		// order, then the space's event order.
 		ref := t.def.Data.(eventRef)
 		m.Index.Add(t.def, spaceID(t.space), engine.NoPlayer, engine.LocationID(t.space), int64(ref.Space)<<16|int64(ref.Event))
 	}
-	g := &Game{Def: def, Players: slices.Clone(players), Options: opt, Match: m, State: s}
-	if err := g.advance(); err != nil {
-		return nil, err
-	}
-	return g, nil
+	g.Options = opt
+	g.Commands = g.Commands[:0]
+	g.hash = ""
+	return g.advance()
 }
 
 // Apply plays one command. A command out of turn, of the wrong kind or out
@@ -203,17 +240,24 @@ func (g *Game) Over() bool { return g.State.Over }
 // match waits for that seat: it rolls the dice, takes a random path at a
 // fork, and acknowledges prompts at once. r is the bot's own random stream
 // (not the match's, so that bots do not change the match's dice).
+//
+// It answers the seat's first wait, like Waits would list it, without
+// building the list: simulations ask it for every command.
 func (g *Game) BotCommand(seat int, r *rng.Stream) (Command, bool) {
-	for _, w := range g.Waits() {
-		if w.Player != seat {
-			continue
+	s, m := g.State, g.Match
+	switch {
+	case s.Over:
+	case m.IsWaiting():
+		d, ok := m.WaitingFor(engine.PlayerID(seat))
+		if !ok {
+			break
 		}
-		switch w.Kind {
-		case KindChoosePath:
-			return Command{Player: seat, Kind: w.Kind, Value: r.IntN(len(w.Options))}, true
-		default:
-			return Command{Player: seat, Kind: w.Kind}, true
+		if d.Kind == KindChoosePath {
+			return Command{Player: seat, Kind: d.Kind, Value: r.IntN(len(d.Options))}, true
 		}
+		return Command{Player: seat, Kind: d.Kind}, true
+	case s.Phase == PhaseRoll && s.Current == seat:
+		return Command{Player: seat, Kind: KindRoll}, true
 	}
 	return Command{}, false
 }

@@ -67,8 +67,11 @@ type Definition struct {
 	// next and prev are each space's successors (in listed order, without
 	// duplicates) and predecessors (in board order).
 	next, prev [][]int
-	byID       map[string]int
-	triggers   []placed
+	// nextLabels and prevLabels are the labels of those spaces, the
+	// options of a choice at a fork; they are shared, never changed.
+	nextLabels, prevLabels [][]string
+	byID                   map[string]int
+	triggers               []placed
 	// win is the set of spaces that win the game on reaching them.
 	win map[int]bool
 }
@@ -81,6 +84,10 @@ type placed struct {
 // eventRef says which board event a trigger stands for.
 type eventRef struct {
 	Space, Event int
+	// arg is the action's text argument (a prompt's message, a stat's
+	// name, a state, an effect's kind) boxed once per board, so that
+	// events carrying it as their Data allocate nothing.
+	arg any
 }
 
 // Compile prepares a loaded board for play. It fails only on boards that
@@ -123,6 +130,16 @@ func Compile(b *Board) (*Definition, error) {
 	for j := range d.prev {
 		slices.Sort(d.prev[j])
 	}
+	labels := func(ways [][]int) [][]string {
+		out := make([][]string, len(ways))
+		for i, w := range ways {
+			for _, j := range w {
+				out[i] = append(out[i], spaceLabel(&b.Spaces[j]))
+			}
+		}
+		return out
+	}
+	d.nextLabels, d.prevLabels = labels(d.next), labels(d.prev)
 	for _, w := range b.Rules.Win {
 		for _, id := range w.SpaceIDs {
 			i, ok := d.byID[id]
@@ -147,6 +164,40 @@ func Compile(b *Board) (*Definition, error) {
 	return d, nil
 }
 
+// allSeats are the seat numbers 0, 1, 2, …: the addressees of prompts are
+// slices of it, shared and never changed.
+var allSeats = func() []int {
+	out := make([]int, 64)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}()
+
+// seatList returns the seats of a match of n players, 0…n-1.
+func seatList(n int) []int {
+	if n <= len(allSeats) {
+		return allSeats[:n:n]
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// EventOf returns the board event a trigger of this definition stands for:
+// the index of its space and its index among that space's events. It is
+// how a tool that reads the log (a simulator, a page) learns which event
+// fired.
+func (d *Definition) EventOf(t *engine.Trigger) (space, event int, ok bool) {
+	ref, ok := t.Data.(eventRef)
+	if !ok {
+		return 0, 0, false
+	}
+	return ref.Space, ref.Event, true
+}
+
 // trigger turns one board event into an engine trigger.
 func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, error) {
 	call, err := effects.Call(ev.Action.Type, ev.Action.Args)
@@ -163,7 +214,7 @@ func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, erro
 		Scope:    engine.Here,
 		Priority: cmp.Or(ev.Priority, engine.Mid),
 		Effects:  []engine.EffectCall{call},
-		Data:     eventRef{Space: space, Event: index},
+		Data:     eventRef{Space: space, Event: index, arg: textArg(ev.Action.Args)},
 	}
 	switch ev.Trigger {
 	case OnEnter:
@@ -195,6 +246,36 @@ func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, erro
 		return nil, fmt.Errorf("unknown trigger %q", ev.Trigger)
 	}
 	return t, nil
+}
+
+// textArg returns the text argument of an action, boxed, or nil.
+func textArg(args any) any {
+	switch a := args.(type) {
+	case PromptArgs:
+		return a.Message
+	case SetStatArgs:
+		return a.Stat
+	case ChangeStatArgs:
+		return a.Stat
+	case StateArgs:
+		return a.State
+	case EffectArgs:
+		return a.Effect.Kind
+	}
+	return nil
+}
+
+// payload returns v as the Data of an event: the firing board event's
+// boxed text argument when v is that text, v itself otherwise.
+func payload(c *engine.Ctx, v string) any {
+	if t := c.Trigger(); t != nil {
+		if ref, ok := t.Def.Data.(eventRef); ok {
+			if arg, ok := ref.arg.(string); ok && arg == v {
+				return ref.arg
+			}
+		}
+	}
+	return v
 }
 
 // codeCondition evaluates a CODE trigger's condition over the current

@@ -247,6 +247,19 @@ func TestSkipTurnsSkipsExactly(t *testing.T) {
 	}
 }
 
+func TestSkipDoesNotUndoFinishing(t *testing.T) {
+	g := newTestGame(t, []Space{
+		sp("1", next("2")),
+		sp("2", next("3"), ev(OnLand, ApplyEffect, EffectArgs{Effect: PlayerEffect{Kind: SkipTurns, Turns: 2}}),
+			ev(OnLand, SetPlayerState, StateArgs{State: CompletedGame})),
+		sp("3", nil),
+	}, "Ann", "Bob")
+	play(t, g, rollCmd(0, 1), rollCmd(1, 2)) // Ann finishes on 2, Bob walks past it; Ann's next turn begins
+	if st := g.State.Players[0].State; st != CompletedGame || len(g.State.Players[0].Effects) != 0 {
+		t.Errorf("Ann is %s with effects %v, want COMPLETED_GAME and the skip dropped", st, g.State.Players[0].Effects)
+	}
+}
+
 func TestRepeatTurns(t *testing.T) {
 	g := newTestGame(t, []Space{
 		sp("1", next("2")),

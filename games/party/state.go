@@ -39,6 +39,9 @@ type State struct {
 	// LastRound is the round of the last turn begun: the number of rounds
 	// played, the last perhaps in part.
 	LastRound int
+
+	skipText bool // Options.SkipText
+	autoAck  bool // Options.AutoAck
 }
 
 // The phases of a turn.
