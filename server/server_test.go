@@ -76,8 +76,38 @@ type client struct {
 	t    *testing.T
 	ws   *websocket.Conn
 	msgs chan map[string]any
-	last stateMsg
-	id   int
+	// last is the latest state of a party match; lastRaw is the latest
+	// state message of any game, as sent.
+	last    partyState
+	lastRaw string
+	id      int
+}
+
+// partyState is the state message of a party match.
+type partyState struct {
+	Type    string        `json:"type"`
+	Match   Summary       `json:"match"`
+	You     int           `json:"you"`
+	View    *party.View   `json:"view"`
+	Entries []party.Entry `json:"entries"`
+}
+
+// partyReplay is the replay of a party match.
+type partyReplay struct {
+	Match    Summary         `json:"match"`
+	Commands []ReplayCommand `json:"commands"`
+	Entries  []party.Entry   `json:"entries"`
+	Final    *party.View     `json:"final"`
+}
+
+// keep remembers a state message.
+func (c *client) keep(m map[string]any) {
+	if m["type"] != "state" {
+		return
+	}
+	c.lastRaw = m["raw"].(string)
+	c.last = partyState{}
+	json.Unmarshal([]byte(c.lastRaw), &c.last)
 }
 
 func (ts *testServer) dial(match, token string) *client {
@@ -127,11 +157,7 @@ func (c *client) next(typ string) map[string]any {
 			if !ok {
 				c.t.Fatalf("connection closed while waiting for %q", typ)
 			}
-			if m["type"] == "state" {
-				var s stateMsg
-				json.Unmarshal([]byte(m["raw"].(string)), &s)
-				c.last = s
-			}
+			c.keep(m)
 			if m["type"] == typ {
 				return m
 			}
@@ -173,11 +199,7 @@ func (c *client) nextAny() map[string]any {
 		if !ok {
 			c.t.Fatal("connection closed")
 		}
-		if m["type"] == "state" {
-			var s stateMsg
-			json.Unmarshal([]byte(m["raw"].(string)), &s)
-			c.last = s
-		}
+		c.keep(m)
 		return m
 	case <-time.After(10 * time.Second):
 		c.t.Fatal("no message")
@@ -193,11 +215,7 @@ func (c *client) drain() {
 			if !ok {
 				return
 			}
-			if m["type"] == "state" {
-				var s stateMsg
-				json.Unmarshal([]byte(m["raw"].(string)), &s)
-				c.last = s
-			}
+			c.keep(m)
 		case <-time.After(10 * time.Millisecond):
 			return
 		}
@@ -359,7 +377,7 @@ func TestLobbyPlayAndSpectate(t *testing.T) {
 	if watcher.last.View == nil || watcher.last.View.Hash != ann.last.View.Hash || watcher.last.View.You != -1 {
 		t.Error("the spectator does not see the same final state")
 	}
-	var rp Replay
+	var rp partyReplay
 	ts.call("GET", "/api/matches/"+m.ID+"/replay", nil, &rp)
 	if len(rp.Commands) != sum.Commands || len(rp.Entries) == 0 || rp.Commands[len(rp.Commands)-1].Hash != ann.last.View.Hash {
 		t.Errorf("replay: %d commands (want %d), %d entries", len(rp.Commands), sum.Commands, len(rp.Entries))
@@ -374,7 +392,7 @@ func TestBadCommandsAreRejectedWithAReason(t *testing.T) {
 	ann.next("state")
 	bob.next("state")
 	hash := func() string {
-		var rp Replay
+		var rp partyReplay
 		ts.call("GET", "/api/matches/"+m.ID+"/replay", nil, &rp)
 		return rp.Final.Hash
 	}
