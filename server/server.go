@@ -1,5 +1,6 @@
-// Package server hosts party board games for friends playing in their
-// browsers: a lobby of matches, one actor goroutine per match that owns it
+// Package server hosts board games — party boards and rule books — for
+// friends playing in their browsers, and the rule editor's API: a lobby of
+// matches, one actor goroutine per match that owns it
 // (driven by commands, not ticks), WebSocket connections that carry commands
 // in and each player's view out, and a SQLite store to which every accepted
 // command is written, with its state hash, before it is acknowledged. On
@@ -175,6 +176,11 @@ func (srv *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/boards", srv.listBoards)
 	mux.HandleFunc("GET /api/boards/{id}", srv.getBoard)
 	mux.HandleFunc("POST /api/boards", srv.uploadBoard)
+	mux.HandleFunc("GET /api/games/{id}", srv.gameSource)
+	mux.HandleFunc("POST /api/validate", srv.validate)
+	mux.HandleFunc("GET /api/catalog/rulebook", srv.rulebookCatalog)
+	mux.HandleFunc("POST /api/catalog/rulebook/predicates/{name}", srv.renderPredicate)
+	mux.HandleFunc("GET /api/catalog/party", srv.partyCatalog)
 	mux.HandleFunc("GET /api/matches", srv.listMatches)
 	mux.HandleFunc("POST /api/matches", srv.createMatch)
 	mux.HandleFunc("GET /api/matches/{id}", srv.withRoom(srv.getMatch))
