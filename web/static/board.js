@@ -1,6 +1,6 @@
 // The board drawn from the file: spaces at their coordinates with their
 // sizes, colours and labels, the connection arrows, the players' tokens.
-import { svg, colour } from "./util.js";
+import { svg, colour, wrap } from "./util.js";
 
 const NS_PAD = 60;
 
@@ -162,20 +162,4 @@ function spaceTitle(space) {
   const lines = [`${space.name} (${space.id})`];
   for (const e of space.events) lines.push(`${e.trigger} → ${e.action} (${e.priority})`);
   return lines.join("\n");
-}
-
-function wrap(text, width) {
-  const words = String(text).split(/\s+/);
-  const lines = [];
-  let cur = "";
-  for (const w of words) {
-    if (cur && (cur + " " + w).length > width) {
-      lines.push(cur);
-      cur = w;
-    } else {
-      cur = cur ? cur + " " + w : w;
-    }
-  }
-  if (cur) lines.push(cur);
-  return lines.slice(0, 3);
 }

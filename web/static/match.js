@@ -3,6 +3,7 @@
 // choose by clicking, prompts to acknowledge, the players and the log.
 import { h, api, secrets, saveSecrets, colour, diceFace } from "./util.js";
 import { BoardView } from "./board.js";
+import { RulebookPlay } from "./rulebook.js";
 
 const STEP_MS = 260;
 
@@ -33,6 +34,7 @@ class MatchPage {
     }
     document.title = `${this.summary.boardName} — Tabula`;
     this.drawing = await api("GET", `/api/matches/${this.id}/board`).catch(() => null);
+    if (this.summary.game === "rulebook") this.rulebook = new RulebookPlay(this);
     this.layoutPage();
     this.connect();
   }
@@ -126,6 +128,13 @@ class MatchPage {
       return;
     }
     this.boardEl.hidden = false;
+    if (this.rulebook) {
+      await this.rulebook.show(v, msg.entries, animate);
+      this.view = v;
+      this.root.dataset.hash = v.hash;
+      this.root.dataset.over = v.over;
+      return;
+    }
     if (!this.board && this.drawing) {
       this.board = new BoardView(this.drawing, v.players.map((p) => ({ ...p, space: p.start || p.space })));
       this.boardEl.replaceChildren(this.board.el);

@@ -77,3 +77,20 @@ export function colour(seat) {
 export function diceFace(n) {
   return n >= 1 && n <= 6 ? "⚀⚁⚂⚃⚄⚅"[n - 1] : String(n);
 }
+
+// wrap breaks a label into at most three lines of about width characters.
+export function wrap(text, width) {
+  const words = String(text).split(/\s+/);
+  const lines = [];
+  let cur = "";
+  for (const w of words) {
+    if (cur && (cur + " " + w).length > width) {
+      lines.push(cur);
+      cur = w;
+    } else {
+      cur = cur ? cur + " " + w : w;
+    }
+  }
+  if (cur) lines.push(cur);
+  return lines.slice(0, 3);
+}
