@@ -33,10 +33,14 @@ export function svg(tag, attrs = {}, ...children) {
 }
 
 // api calls the server's JSON API and throws an Error carrying the
-// server's message (and diagnostics, for boards) when it fails.
-export async function api(method, path, body) {
+// server's message (and diagnostics, for boards) when it fails. body is
+// sent as JSON; raw, if given, is sent as it is (a game file's text).
+export async function api(method, path, body, raw) {
   const opts = { method, headers: {} };
-  if (body instanceof FormData) {
+  if (raw !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = raw;
+  } else if (body instanceof FormData) {
     opts.body = body;
   } else if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
