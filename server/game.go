@@ -109,8 +109,12 @@ func compileGame(game, file string, data []byte) (definition, diag.List) {
 	return nil, diag.List{{File: file, Severity: diag.Error, Message: fmt.Sprintf("this server does not host %q games", game)}}
 }
 
-// resultText says how a match ended: the reason and who won.
+// resultText says how a match ended: the reason and who won (unless the
+// reason says so already: "Ann won").
 func resultText(reason string, winners []int, players []string) string {
+	if strings.HasSuffix(reason, " won") {
+		return reason
+	}
 	var names []string
 	for _, w := range winners {
 		if w >= 0 && w < len(players) {

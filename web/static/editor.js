@@ -165,6 +165,7 @@ class Editor {
     this.drawBoard();
     if (structural) this.renderPanel();
     if (revalidate) {
+      this.root.dataset.checked = "false"; // tests wait for the check of the last change
       this.dirty = true;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.validate(), VALIDATE_MS);
@@ -193,6 +194,7 @@ class Editor {
     this.validation = v;
     this.dirty = false;
     this.showDiagnostics();
+    this.root.dataset.checked = "true";
   }
 
   showDiagnostics() {
