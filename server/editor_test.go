@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"io"
 	"io/fs"
 	"net/http"
 	"slices"
@@ -14,23 +13,6 @@ import (
 	"github.com/tabulagames/tabula/games/party"
 	"github.com/tabulagames/tabula/games/rulebook"
 )
-
-// post sends raw bytes and decodes the answer.
-func (ts *testServer) post(path, body string, out any) int {
-	ts.t.Helper()
-	res, err := http.Post(ts.hs.URL+path, "application/json", strings.NewReader(body))
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			ts.t.Fatalf("POST %s: %v in %s", path, err, data)
-		}
-	}
-	return res.StatusCode
-}
 
 func TestRulebookCatalog(t *testing.T) {
 	ts := newTestServer(t, "")
@@ -127,7 +109,7 @@ func TestPartyCatalogMatchesTheLoader(t *testing.T) {
 	  {"id": "a", "name": "A", "connections": [{"targetId": "b"}], "events": [` + strings.Join(events, ",") + `]},
 	  {"id": "b", "name": "B", "events": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "SET_PLAYER_STATE", "payload": {"state": "COMPLETED_GAME"}}}]}]}`
 	var v Validation
-	ts.post("/api/validate?name=every.json", board, &v)
+	ts.call("POST", "/api/validate?name=every.json", board, &v)
 	if !v.Valid || len(v.Diagnostics) > 0 || v.Game != "party" {
 		t.Errorf("a board made from the catalog: %+v", v)
 	}
@@ -164,7 +146,7 @@ func TestValidate(t *testing.T) {
 	var src GameSource
 	ts.call("GET", "/api/games/chutes-and-ladders", nil, &src)
 	var ok Validation
-	if code := ts.post("/api/validate?name=cl.json", src.Source, &ok); code != http.StatusOK || !ok.Valid || ok.Game != "rulebook" || ok.Board == nil || ok.Board.Spaces != 101 {
+	if code := ts.call("POST", "/api/validate?name=cl.json", src.Source, &ok); code != http.StatusOK || !ok.Valid || ok.Game != "rulebook" || ok.Board == nil || ok.Board.Spaces != 101 {
 		t.Fatalf("chutes and ladders: %d %+v", code, ok)
 	}
 	i := slices.IndexFunc(ok.Events, func(e EventPredicates) bool { return e.Name == "TILE_LANDED" })
@@ -181,7 +163,7 @@ func TestValidate(t *testing.T) {
     {"name": "Odd", "when": {"event": "TILE_LANDED"}, "if": "tile.kind == 'x' &&", "then": [{"action": "SAY", "text": "hi"}]}
   ]}`
 	var v Validation
-	if code := ts.post("/api/validate?name=broken.json", bad, &v); code != http.StatusOK || v.Valid || v.Game != "rulebook" {
+	if code := ts.call("POST", "/api/validate?name=broken.json", bad, &v); code != http.StatusOK || v.Valid || v.Game != "rulebook" {
 		t.Fatalf("a broken rule book: %d %+v", code, v)
 	}
 	text := diagText(v.Diagnostics)
@@ -203,7 +185,7 @@ func TestValidate(t *testing.T) {
 		{`{"game": "rulebook",`, "invalid JSON"},
 	} {
 		var v Validation
-		ts.post("/api/validate", c.body, &v)
+		ts.call("POST", "/api/validate", c.body, &v)
 		if v.Valid || !strings.Contains(diagText(v.Diagnostics), c.want) {
 			t.Errorf("%s: %+v, want %q", c.body, v, c.want)
 		}
@@ -248,7 +230,7 @@ func TestRulebooksInTheLibrary(t *testing.T) {
 		Board       BoardInfo
 		Diagnostics []diag.Diagnostic
 	}
-	if code := ts.post("/api/boards?name=mine.json", mine, &up); code != http.StatusCreated || up.Board.Game != "rulebook" || up.Board.Name != "My Candy Land" {
+	if code := ts.call("POST", "/api/boards?name=mine.json", mine, &up); code != http.StatusCreated || up.Board.Game != "rulebook" || up.Board.Name != "My Candy Land" {
 		t.Fatalf("upload of a rule book: %d %+v", code, up)
 	}
 	var e apiError

@@ -49,10 +49,15 @@ func (ts *testServer) close() {
 }
 
 // call makes an API request and decodes the answer into out (if not nil).
+// A string body is sent as it is, anything else as JSON.
 func (ts *testServer) call(method, path string, body any, out any) int {
 	ts.t.Helper()
 	var rd io.Reader
-	if body != nil {
+	switch body := body.(type) {
+	case nil:
+	case string: // a file's text, sent as it is
+		rd = strings.NewReader(body)
+	default:
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
@@ -259,8 +264,15 @@ type joined struct {
 // humans; bots fill the rest.
 func (ts *testServer) newMatch(seats int, humans ...string) (created, []joined) {
 	ts.t.Helper()
+	return ts.newMatchOn("default", seats, humans...)
+}
+
+// newMatchOn creates a match on a game of the library and seats the named
+// humans.
+func (ts *testServer) newMatchOn(board string, seats int, humans ...string) (created, []joined) {
+	ts.t.Helper()
 	var m created
-	if code := ts.call("POST", "/api/matches", map[string]any{"board": "default", "seats": seats}, &m); code != http.StatusCreated {
+	if code := ts.call("POST", "/api/matches", map[string]any{"board": board, "seats": seats}, &m); code != http.StatusCreated {
 		ts.t.Fatalf("create: %d", code)
 	}
 	var js []joined
@@ -458,12 +470,7 @@ func TestRestartRebuildsMatchesAndChecksHashes(t *testing.T) {
 
 	// A stored hash that the replay does not reproduce is reported, and the
 	// match refuses to go on.
-	st, _ := openForTest(db)
-	st.exec(t, `UPDATE commands SET hash = 'tampered' WHERE seq = 3 AND match_id = ?`, m.ID)
-	st.close()
-	ts3 := newTestServer(t, db)
-	var sum Summary
-	ts3.call("GET", "/api/matches/"+m.ID, nil, &sum)
+	ts3, sum := tamper(t, db, m.ID, 3)
 	if sum.Status != "broken" || !strings.Contains(sum.Error, "replaying command 3 gives state hash") {
 		t.Errorf("tampered match: %+v", sum)
 	}
@@ -472,4 +479,20 @@ func TestRestartRebuildsMatchesAndChecksHashes(t *testing.T) {
 	if r := c.command("roll", nil); r["type"] != "rejected" || !strings.Contains(fmt.Sprint(r["reason"]), "broken") {
 		t.Errorf("a command to a broken match: %v", r)
 	}
+}
+
+// tamper changes the stored hash of a match's command and starts a server
+// on the database; it returns the server and the match's summary.
+func tamper(t *testing.T, db, match string, seq int) (*testServer, Summary) {
+	t.Helper()
+	st, err := openForTest(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.exec(t, `UPDATE commands SET hash = 'tampered' WHERE seq = ? AND match_id = ?`, seq, match)
+	st.close()
+	ts := newTestServer(t, db)
+	var sum Summary
+	ts.call("GET", "/api/matches/"+match, nil, &sum)
+	return ts, sum
 }

@@ -1,6 +1,6 @@
 // The board drawn from the file: spaces at their coordinates with their
 // sizes, colours and labels, the connection arrows, the players' tokens.
-import { svg, colour, wrap } from "./util.js";
+import { svg, wrap, token } from "./util.js";
 
 const NS_PAD = 60;
 
@@ -103,10 +103,7 @@ export class BoardView {
   }
 
   addToken(p) {
-    const t = svg("g", { class: "token", "data-seat": p.seat },
-      svg("circle", { r: 11, fill: colour(p.seat), stroke: "#fff", "stroke-width": 2.5 }),
-      svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff" }, (p.name || "?").slice(0, 1).toUpperCase()),
-      svg("title", {}, p.name));
+    const t = token(p);
     this.tokens.set(p.seat, t);
     this.tokenLayer.append(t);
     this.place(p.seat, p.space);

@@ -1,7 +1,7 @@
 // A match: its table before it starts (seats, join, bots, start), then the
 // board with the players' tokens walking step by step, the dice, forks to
 // choose by clicking, prompts to acknowledge, the players and the log.
-import { h, api, secrets, saveSecrets, colour, diceFace } from "./util.js";
+import { h, api, secrets, saveSecrets, colour, showDice } from "./util.js";
 import { BoardView } from "./board.js";
 import { RulebookPlay } from "./rulebook.js";
 
@@ -262,13 +262,7 @@ class MatchPage {
   }
 
   showDice(values, rolling) {
-    let d = this.controls.querySelector(".dice");
-    if (!d) {
-      d = h("div", { class: "dice", id: "dice", "aria-live": "polite" });
-      this.controls.prepend(d);
-    }
-    d.replaceChildren(...values.map((n) => h("span", { class: "die" + (rolling ? " rolling" : "") }, diceFace(n))));
-    d.title = `rolled ${values.reduce((a, b) => a + b, 0)}`;
+    showDice(this.controls, values, rolling);
   }
 
   renderControls(v) {

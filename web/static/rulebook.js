@@ -3,7 +3,7 @@
 // what the viewer is asked (roll, draw, which way, buy, bid) and the log,
 // where every rule that fires is a line, indented under the event that set
 // it off.
-import { h, colour, diceFace } from "./util.js";
+import { h, colour, showDice } from "./util.js";
 import { TileBoardView, tileFill } from "./tiles.js";
 
 const STEP_MS = 180;
@@ -97,14 +97,7 @@ export class RulebookPlay {
   }
 
   showDice(values, rolling) {
-    const controls = this.page.controls;
-    let d = controls.querySelector(".dice");
-    if (!d) {
-      d = h("div", { class: "dice", id: "dice", "aria-live": "polite" });
-      controls.prepend(d);
-    }
-    d.replaceChildren(...values.map((n) => h("span", { class: "die" + (rolling ? " rolling" : "") }, diceFace(n))));
-    d.title = `rolled ${values.reduce((a, b) => a + b, 0)}`;
+    showDice(this.page.controls, values, rolling);
   }
 
   renderControls(v) {

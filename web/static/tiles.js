@@ -2,7 +2,7 @@
 // arrows a walk follows, chutes and ladders as curved arrows, who owns
 // which tile and the players' tokens. The editor uses it too, with tiles
 // that can be dragged.
-import { svg, colour, wrap } from "./util.js";
+import { svg, colour, wrap, token } from "./util.js";
 
 const UNIT = 64; // pixels per unit of the file's coordinates
 const PAD = 0.7; // units of margin around the board
@@ -124,10 +124,7 @@ export class TileBoardView {
   setPlayers(players) {
     for (const p of players) {
       if (!this.tokens.has(p.seat)) {
-        const t = svg("g", { class: "token", "data-seat": p.seat },
-          svg("circle", { r: 10, fill: colour(p.seat), stroke: "#fff", "stroke-width": 2.5 }),
-          svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff" }, (p.name || "?").slice(0, 1).toUpperCase()),
-          svg("title", {}, p.name));
+        const t = token(p);
         this.tokens.set(p.seat, t);
         this.tokenLayer.append(t);
       }

@@ -98,3 +98,24 @@ export function wrap(text, width) {
   if (cur) lines.push(cur);
   return lines.slice(0, 3);
 }
+
+// token is a player's token on a board: a disc of the seat's colour with
+// the name's initial.
+export function token(p) {
+  return svg("g", { class: "token", "data-seat": p.seat },
+    svg("circle", { r: 11, fill: colour(p.seat), stroke: "#fff", "stroke-width": 2.5 }),
+    svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff" }, (p.name || "?").slice(0, 1).toUpperCase()),
+    svg("title", {}, p.name));
+}
+
+// showDice shows dice faces at the start of a page's controls, rolling
+// them if asked.
+export function showDice(controls, values, rolling) {
+  let d = controls.querySelector(".dice");
+  if (!d) {
+    d = h("div", { class: "dice", id: "dice", "aria-live": "polite" });
+    controls.prepend(d);
+  }
+  d.replaceChildren(...values.map((n) => h("span", { class: "die" + (rolling ? " rolling" : "") }, diceFace(n))));
+  d.title = `rolled ${values.reduce((a, b) => a + b, 0)}`;
+}
