@@ -35,7 +35,9 @@ type game interface {
 	Waits() []int
 	// BotCommand is what a bot in the seat does now, if it is asked.
 	BotCommand(seat int, r *rng.Stream) (Command, bool)
+	// Hash is the state hash, stored with every command.
 	Hash() string
+	// Over reports whether the game has ended.
 	Over() bool
 	// Result says how a finished match ended, naming its winners.
 	Result() string

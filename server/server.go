@@ -1,11 +1,12 @@
 // Package server hosts board games — party boards and rule books — for
-// friends playing in their browsers, and the rule editor's API: a lobby of
-// matches, one actor goroutine per match that owns it
-// (driven by commands, not ticks), WebSocket connections that carry commands
-// in and each player's view out, and a SQLite store to which every accepted
-// command is written, with its state hash, before it is acknowledged. On
-// start, unfinished matches are rebuilt by replaying their commands, and
-// every hash is checked on the way.
+// friends playing in their browsers: a lobby of matches, one actor
+// goroutine per match that owns it (driven by commands, not ticks),
+// WebSocket connections that carry commands in and each player's view out,
+// and a SQLite store to which every accepted command is written, with its
+// state hash, before it is acknowledged. On start, unfinished matches are
+// rebuilt by replaying their commands, and every hash is checked on the
+// way. It also answers the rule editor: what rules and boards are made of,
+// a game's source, and the validation of a game held in the page.
 package server
 
 import (

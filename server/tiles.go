@@ -23,6 +23,7 @@ type TileView struct {
 	Colour string   `json:"colour,omitempty"`
 }
 
+// tileDrawing is a rule book's board for the page.
 func tileDrawing(info BoardInfo, f *rulebook.File) TileBoard {
 	d := TileBoard{Info: info, Tiles: []TileView{}}
 	for _, t := range f.Board.Tiles {
