@@ -84,6 +84,9 @@ function textMember(obj, key, ptr, label, ed, opts = {}) {
   const inp = textInput(obj[key], (s) => {
     if (s === "") delete obj[key];
     else obj[key] = s;
+    // The card's title follows the name as it is typed.
+    const title = key === "name" && inp.closest(".rule")?.querySelector(".rule-title strong");
+    if (title) title.textContent = s || obj.preset || "rule";
     ed.changed(false);
   }, opts.placeholder || "", [], opts.kind);
   (inp.querySelector?.("input") || inp).dataset.field = key;
