@@ -1,6 +1,6 @@
 // Package examples holds the example game files that ship with Tabula. The
-// server offers the party boards to play; the scenario files beside them
-// are run by `tabula test examples/`.
+// server offers the party boards and the rule books to play; the scenario
+// files beside them are run by `tabula test examples/`.
 package examples
 
 import "embed"
@@ -9,3 +9,9 @@ import "embed"
 //
 //go:embed party/*.json
 var Party embed.FS
+
+// Rulebook holds the example rule books (rulebook/*.json): Chutes and
+// Ladders, Candy Land and a Monopoly-like game.
+//
+//go:embed rulebook/*.json
+var Rulebook embed.FS

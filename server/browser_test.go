@@ -77,6 +77,84 @@ const act = `(() => {
   return "";
 })()`
 
+// browser is a Chromium for a test, with a deadline for the whole test.
+type browser struct {
+	t        *testing.T
+	ctx      context.Context
+	deadline context.Context
+}
+
+// newBrowser starts Chromium; it stops when the test ends.
+func newBrowser(t *testing.T, exe string) *browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1200, 900))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelBrowser := chromedp.NewContext(alloc)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	return &browser{t: t, ctx: ctx, deadline: deadline}
+}
+
+// person opens a browser context of its own: its own storage, as on
+// someone's own phone.
+func (b *browser) person() context.Context {
+	ctx, _ := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(ctx); err != nil {
+		b.t.Fatal(err)
+	}
+	return ctx
+}
+
+// run does the steps in a person's page, within a minute and the test's
+// deadline.
+func (b *browser) run(ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, c := context.WithTimeout(ctx, time.Minute)
+	defer c()
+	go func() {
+		select {
+		case <-b.deadline.Done():
+			c()
+		case <-ctx.Done():
+		}
+	}()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// eval runs JavaScript in a person's page and returns its string result.
+func (b *browser) eval(ctx context.Context, js string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return s
+}
+
+// screenshot saves a person's whole page as a PNG in the artifacts folder.
+func (b *browser) screenshot(ctx context.Context, name string) string {
+	b.t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	path := filepath.Join(artifacts(b.t), name)
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	return path
+}
+
 func TestTwoPlayersInTheBrowser(t *testing.T) {
 	exe := chromium(t)
 	ts := newTestServer(t, "")
@@ -92,52 +170,9 @@ func TestTwoPlayersInTheBrowser(t *testing.T) {
 		t.Fatalf("upload: %d", res.StatusCode)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1200, 900))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatal(err)
-	}
-	// Each person has their own browser context: their own storage, as on
-	// their own phone.
-	person := func() context.Context {
-		ctx, _ := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-		if err := chromedp.Do(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return ctx
-	}
-	ann, bob, watcher := person(), person(), person()
-	deadline, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	run := func(ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		ctx, c := context.WithTimeout(ctx, time.Minute)
-		defer c()
-		go func() {
-			select {
-			case <-deadline.Done():
-				c()
-			case <-ctx.Done():
-			}
-		}()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	eval := func(ctx context.Context, js string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	b := newBrowser(t, exe)
+	ann, bob, watcher := b.person(), b.person(), b.person()
+	run, eval := b.run, b.eval
 
 	// Ann creates the match on the uploaded board and joins it.
 	run(ann, chromedp.Navigate(ts.hs.URL+"/"),
@@ -218,26 +253,12 @@ func TestTwoPlayersInTheBrowser(t *testing.T) {
 	if !reloaded {
 		t.Error("the game ended before Bob could reload")
 	}
-	shot, err := chromedp.Run(ann, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(artifacts(t), "finished-game.png")
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := b.screenshot(ann, "finished-game.png")
 	// The spectator's phone-sized screen shows the same finished game.
 	run(watcher, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("game-over")))
 	if w := eval(watcher, `String(document.documentElement.scrollWidth)`); w != "390" {
 		t.Errorf("on a phone-sized screen the page is %s pixels wide, want 390 (no sideways scrolling)", w)
 	}
-	phone, err := chromedp.Run(watcher, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	phonePath := filepath.Join(artifacts(t), "finished-game-phone.png")
-	if err := os.WriteFile(phonePath, phone, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	phonePath := b.screenshot(watcher, "finished-game-phone.png")
 	t.Logf("moves %v; screenshots of the finished game: %s, %s", did, path, phonePath)
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/examples"
-	"github.com/tabulagames/tabula/games/party"
 	"github.com/tabulagames/tabula/store"
 )
 
@@ -30,19 +29,22 @@ type BoardInfo struct {
 	MaxPlayers  int    `json:"maxPlayers"`
 	// Source is "bundled", "folder" or "upload".
 	Source string `json:"source"`
+	// Game is the pack that plays it: "party" or "rulebook".
+	Game string `json:"game"`
 }
 
-// entry is a board of the library: its bytes (stored with each match, so a
+// entry is a game of the library: its bytes (stored with each match, so a
 // match replays even if the library changes) and the compiled definition.
 type entry struct {
 	info BoardInfo
 	data []byte
 	file string
-	def  *party.Definition
+	def  definition
 }
 
-// library holds the boards the server offers: the bundled examples, the
-// boards of --boards DIR, and uploads kept in the database.
+// library holds the games the server offers — party boards and rule
+// books —: the bundled examples, the files of --boards DIR, and uploads
+// kept in the database.
 type library struct {
 	mu     sync.Mutex
 	boards map[string]*entry
@@ -51,25 +53,31 @@ type library struct {
 
 func newLibrary() *library { return &library{boards: map[string]*entry{}} }
 
-// loadBundled adds the example boards shipped in the binary.
+// loadBundled adds the example games shipped in the binary: the party
+// boards, then the rule books.
 func (l *library) loadBundled() error {
-	names, err := fs.Glob(examples.Party, "party/*.json")
-	if err != nil {
-		return err
-	}
-	slices.Sort(names)
-	// The default board comes first: it is what a new match offers.
-	slices.SortStableFunc(names, func(a, b string) int {
-		return boolCmp(path.Base(b) == "default.json", path.Base(a) == "default.json")
-	})
-	for _, n := range names {
-		data, err := fs.ReadFile(examples.Party, n)
+	for _, set := range []struct {
+		files fs.FS
+		glob  string
+	}{{examples.Party, "party/*.json"}, {examples.Rulebook, "rulebook/*.json"}} {
+		names, err := fs.Glob(set.files, set.glob)
 		if err != nil {
 			return err
 		}
-		id := strings.TrimSuffix(path.Base(n), ".json")
-		if _, list := l.add(id, n, data, "bundled"); list.HasErrors() {
-			return fmt.Errorf("bundled board %s is invalid:\n%s", n, listText(list))
+		slices.Sort(names)
+		// The default board comes first: it is what a new match offers.
+		slices.SortStableFunc(names, func(a, b string) int {
+			return boolCmp(path.Base(b) == "default.json", path.Base(a) == "default.json")
+		})
+		for _, n := range names {
+			data, err := fs.ReadFile(set.files, n)
+			if err != nil {
+				return err
+			}
+			id := strings.TrimSuffix(path.Base(n), ".json")
+			if _, list := l.add(id, n, data, "bundled"); list.HasErrors() {
+				return fmt.Errorf("bundled game %s is invalid:\n%s", n, listText(list))
+			}
 		}
 	}
 	return nil
@@ -122,18 +130,14 @@ func (l *library) loadUploads(ctx context.Context, st *store.Store) error {
 	return nil
 }
 
-// add parses a board and, if valid, offers it under id.
+// add checks a game file and, if valid, offers it under id.
 func (l *library) add(id, file string, data []byte, source string) (*entry, diag.List) {
-	def, list := compileBoard(file, data)
+	def, list := compileGame("", file, data)
 	if def == nil {
 		return nil, list
 	}
-	b := def.Board
-	e := &entry{
-		info: BoardInfo{ID: id, Name: b.Name, Description: b.Description, Spaces: len(b.Spaces),
-			MinPlayers: b.Rules.MinPlayers, MaxPlayers: b.Rules.MaxPlayers, Source: source},
-		data: data, file: file, def: def,
-	}
+	e := &entry{info: BoardInfo{ID: id, Source: source, Game: def.Game()}, data: data, file: file, def: def}
+	def.Describe(&e.info)
 	if e.info.Name == "" {
 		e.info.Name = id
 	}
@@ -146,22 +150,9 @@ func (l *library) add(id, file string, data []byte, source string) (*entry, diag
 	return e, list
 }
 
-// compileBoard parses and compiles a board file's bytes.
-func compileBoard(file string, data []byte) (*party.Definition, diag.List) {
-	b, list := party.Parse(file, data)
-	if b == nil || list.HasErrors() {
-		return nil, list
-	}
-	def, err := party.Compile(b)
-	if err != nil {
-		return nil, append(list, diag.Diagnostic{File: file, Severity: diag.Error, Message: err.Error()})
-	}
-	return def, list
-}
-
-// upload validates an uploaded board and, if it is valid, stores it. The
-// id is derived from the contents, so uploading the same file twice gives
-// the same board.
+// upload validates an uploaded game file and, if it is valid, stores it.
+// The id is derived from the contents, so uploading the same file twice
+// gives the same game.
 func (l *library) upload(ctx context.Context, st *store.Store, name string, data []byte) (*entry, diag.List, error) {
 	sum := sha256.Sum256(data)
 	id := "up-" + hex.EncodeToString(sum[:6])

@@ -11,7 +11,6 @@ import (
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
-	"github.com/tabulagames/tabula/games/party"
 	"github.com/tabulagames/tabula/store"
 )
 
@@ -26,8 +25,8 @@ type room struct {
 	done  chan struct{} // closed when run returns
 
 	rec      store.Match
-	def      *party.Definition
-	game     *party.Game
+	def      definition // nil if the match's game file no longer loads
+	game     game       // nil until the match starts
 	sessions map[*session]struct{}
 	bots     *rng.Stream
 }
@@ -36,7 +35,7 @@ type room struct {
 // faster than the room works waits (its socket is not read meanwhile).
 const inboxSize = 128
 
-func newRoom(srv *Server, rec store.Match, def *party.Definition) *room {
+func newRoom(srv *Server, rec store.Match, def definition) *room {
 	return &room{
 		srv: srv, id: rec.ID, inbox: make(chan func(), inboxSize), quit: make(chan struct{}), done: make(chan struct{}),
 		rec: rec, def: def, sessions: map[*session]struct{}{},
@@ -87,13 +86,13 @@ func (r *room) rebuild(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	g, err := party.NewGame(r.def, r.names(), party.Options{Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds})
+	g, err := r.def.Start(r.names(), r.rec.Seed, r.rec.MaxRounds)
 	if err != nil {
 		return err
 	}
 	r.game = g
 	for i, c := range cmds {
-		var pc party.Command
+		var pc Command
 		if err := json.Unmarshal(c.Data, &pc); err != nil {
 			return fmt.Errorf("stored command %d is not readable: %v", c.Seq, err)
 		}
@@ -231,7 +230,7 @@ func (r *room) start(ctx context.Context, owner string) error {
 	if len(seats) == 0 {
 		return fmt.Errorf("nobody has joined yet")
 	}
-	g, err := party.NewGame(r.def, namesOf(seats), party.Options{Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds})
+	g, err := r.def.Start(namesOf(seats), r.rec.Seed, r.rec.MaxRounds)
 	if err != nil {
 		return err
 	}
@@ -260,7 +259,7 @@ func namesOf(seats []store.Seat) []string {
 
 // command plays a command from a seat: validated by the match, stored with
 // its state hash, and only then acknowledged and shown to everybody.
-func (r *room) command(ctx context.Context, seat int, cmd party.Command) error {
+func (r *room) command(ctx context.Context, seat int, cmd Command) error {
 	switch {
 	case r.rec.Status == store.Broken:
 		return engine.Rejectf("this match is broken and cannot go on: %s", r.rec.Error)
@@ -280,8 +279,8 @@ func (r *room) command(ctx context.Context, seat int, cmd party.Command) error {
 
 // apply plays and stores one command. If storing fails, the match is
 // rebuilt from what is stored, so that memory never runs ahead of disk.
-func (r *room) apply(ctx context.Context, cmd party.Command) error {
-	seq := len(r.game.Commands)
+func (r *room) apply(ctx context.Context, cmd Command) error {
+	seq := r.game.Commands()
 	if err := r.game.Apply(cmd); err != nil {
 		if engine.IsRejected(err) {
 			return err
@@ -299,7 +298,7 @@ func (r *room) apply(ctx context.Context, cmd party.Command) error {
 	}
 	if r.game.Over() {
 		r.rec.Status = store.Finished
-		r.rec.Result = r.result()
+		r.rec.Result = r.game.Result()
 		if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
 			r.srv.logf("match %s: %v", r.id, err)
 		}
@@ -311,16 +310,16 @@ func (r *room) apply(ctx context.Context, cmd party.Command) error {
 func (r *room) runBots(ctx context.Context) {
 	for r.game != nil && !r.game.Over() && r.rec.Status == store.Playing {
 		moved := false
-		for _, w := range r.game.Waits() {
-			if !r.rec.Seats[w.Player].Bot {
+		for _, seat := range r.game.Waits() {
+			if !r.rec.Seats[seat].Bot {
 				continue
 			}
-			cmd, ok := r.game.BotCommand(w.Player, r.bots)
+			cmd, ok := r.game.BotCommand(seat, r.bots)
 			if !ok {
 				continue
 			}
 			if err := r.apply(ctx, cmd); err != nil {
-				r.srv.logf("match %s: bot %s: %v", r.id, r.playerName(w.Player), err)
+				r.srv.logf("match %s: bot %s: %v", r.id, r.playerName(seat), err)
 				return
 			}
 			moved = true
@@ -332,23 +331,13 @@ func (r *room) runBots(ctx context.Context) {
 	}
 }
 
-func (r *room) result() string {
-	s := r.game.State
-	var names []string
-	for _, w := range s.Winners {
-		names = append(names, r.playerName(w))
-	}
-	if len(names) == 0 {
-		return s.EndReason + "; no winner"
-	}
-	return s.EndReason + "; " + strings.Join(names, ", ") + " won"
-}
-
 // --- what clients are sent ---
 
 // Summary is a match as the lobby lists it.
 type Summary struct {
-	ID        string     `json:"id"`
+	ID string `json:"id"`
+	// Game is the pack that plays the match: "party" or "rulebook".
+	Game      string     `json:"game"`
 	Board     string     `json:"board"`
 	BoardName string     `json:"boardName"`
 	Status    string     `json:"status"`
@@ -368,7 +357,7 @@ type SeatView struct {
 }
 
 func summarize(rec store.Match, online map[int]bool) Summary {
-	s := Summary{ID: rec.ID, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
+	s := Summary{ID: rec.ID, Game: rec.Game, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
 		Result: rec.Result, Error: rec.Error, Commands: rec.Commands, Created: rec.Created, Seats: []SeatView{}}
 	for i, seat := range rec.Seats {
 		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Online: online[i]})
@@ -383,18 +372,20 @@ func (r *room) summary() Summary {
 	}
 	sum := summarize(r.rec, online)
 	if r.game != nil {
-		sum.Commands = len(r.game.Commands)
+		sum.Commands = r.game.Commands()
 	}
 	return sum
 }
 
-// stateMsg is what a connection is sent after every change.
+// stateMsg is what a connection is sent after every change: the view and
+// log entries of the match's game (a party.View and party.Entry items, or
+// a rulebook.View and rulebook.Entry items; match.game says which).
 type stateMsg struct {
-	Type    string        `json:"type"`
-	Match   Summary       `json:"match"`
-	You     int           `json:"you"`
-	View    *party.View   `json:"view"`
-	Entries []party.Entry `json:"entries"`
+	Type    string  `json:"type"`
+	Match   Summary `json:"match"`
+	You     int     `json:"you"`
+	View    any     `json:"view"`
+	Entries any     `json:"entries"`
 }
 
 // broadcast sends every connection its view and the log entries it has
@@ -407,12 +398,22 @@ func (r *room) broadcast() {
 }
 
 func (r *room) sendState(s *session, sum Summary) {
-	msg := stateMsg{Type: "state", Match: sum, You: s.seat, Entries: []party.Entry{}}
+	msg := stateMsg{Type: "state", Match: sum, You: s.seat, Entries: []any{}}
 	if r.game != nil {
-		v := r.game.View(s.seat)
-		msg.View = &v
+		msg.View = r.game.View(s.seat)
 		msg.Entries = r.game.Entries(s.logSent)
-		s.logSent = len(r.game.Match.Records())
+		s.logSent = r.game.LogLen()
 	}
 	s.send(msg)
+}
+
+// boardInfo describes the match's game as it was when the match was
+// created.
+func (r *room) boardInfo() BoardInfo {
+	info := BoardInfo{ID: r.rec.BoardID, Game: r.rec.Game}
+	if r.def != nil {
+		r.def.Describe(&info)
+	}
+	info.Name = r.rec.BoardName
+	return info
 }

@@ -1,10 +1,12 @@
-// Package server hosts party board games for friends playing in their
-// browsers: a lobby of matches, one actor goroutine per match that owns it
-// (driven by commands, not ticks), WebSocket connections that carry commands
-// in and each player's view out, and a SQLite store to which every accepted
-// command is written, with its state hash, before it is acknowledged. On
-// start, unfinished matches are rebuilt by replaying their commands, and
-// every hash is checked on the way.
+// Package server hosts board games — party boards and rule books — for
+// friends playing in their browsers: a lobby of matches, one actor
+// goroutine per match that owns it (driven by commands, not ticks),
+// WebSocket connections that carry commands in and each player's view out,
+// and a SQLite store to which every accepted command is written, with its
+// state hash, before it is acknowledged. On start, unfinished matches are
+// rebuilt by replaying their commands, and every hash is checked on the
+// way. It also answers the rule editor: what rules and boards are made of,
+// a game's source, and the validation of a game held in the page.
 package server
 
 import (
@@ -154,7 +156,7 @@ func (srv *Server) room(ctx context.Context, id string) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
-	def, list := compileBoard(rec.BoardName, rec.BoardData)
+	def, list := compileGame(rec.Game, rec.BoardName, rec.BoardData)
 	r := newRoom(srv, rec, def)
 	if def == nil {
 		r.markBroken(ctx, fmt.Errorf("its board no longer loads:\n%s", listText(list)))
@@ -175,6 +177,11 @@ func (srv *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/boards", srv.listBoards)
 	mux.HandleFunc("GET /api/boards/{id}", srv.getBoard)
 	mux.HandleFunc("POST /api/boards", srv.uploadBoard)
+	mux.HandleFunc("GET /api/games/{id}", srv.gameSource)
+	mux.HandleFunc("POST /api/validate", srv.validate)
+	mux.HandleFunc("GET /api/catalog/rulebook", srv.rulebookCatalog)
+	mux.HandleFunc("POST /api/catalog/rulebook/predicates/{name}", srv.renderPredicate)
+	mux.HandleFunc("GET /api/catalog/party", srv.partyCatalog)
 	mux.HandleFunc("GET /api/matches", srv.listMatches)
 	mux.HandleFunc("POST /api/matches", srv.createMatch)
 	mux.HandleFunc("GET /api/matches/{id}", srv.withRoom(srv.getMatch))
@@ -286,9 +293,9 @@ type EventText struct {
 	Priority string `json:"priority"`
 }
 
-func drawing(e *entry) BoardDrawing {
-	b := e.def.Board
-	d := BoardDrawing{Info: e.info, Render: b.Render, Spaces: []SpaceDrawing{}}
+func drawing(info BoardInfo, def *party.Definition) BoardDrawing {
+	b := def.Board
+	d := BoardDrawing{Info: info, Render: b.Render, Spaces: []SpaceDrawing{}}
 	if d.Render == nil {
 		d.Render = map[string]any{}
 	}
@@ -311,7 +318,7 @@ func (srv *Server) getBoard(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusNotFound, "no board %q", req.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, drawing(e))
+	writeJSON(w, http.StatusOK, e.def.Drawing(e.info))
 }
 
 // maxUpload bounds an uploaded board file.
@@ -411,15 +418,19 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusBadRequest, "a match has 1 to 12 seats, not %d", cr.Seats)
 		return
 	}
+	if e.def.Game() == gameRulebook && (cr.Seats < e.info.MinPlayers || cr.Seats > e.info.MaxPlayers) {
+		writeError(w, http.StatusBadRequest, "%s is for %d to %d players, not %d seats", e.info.Name, e.info.MinPlayers, e.info.MaxPlayers, cr.Seats)
+		return
+	}
 	if cr.MaxRounds == 0 {
-		cr.MaxRounds = party.DefaultMaxRounds
+		cr.MaxRounds = e.def.DefaultMaxRounds()
 	}
 	if cr.MaxRounds < 1 || cr.MaxRounds > 10000 {
 		writeError(w, http.StatusBadRequest, "maxRounds must be between 1 and 10000")
 		return
 	}
 	rec := store.Match{
-		ID: newID(), Game: "party", BoardID: e.info.ID, BoardName: e.info.Name, BoardData: e.data,
+		ID: newID(), Game: e.def.Game(), BoardID: e.info.ID, BoardName: e.info.Name, BoardData: e.data,
 		Seed: newSeed(), MaxRounds: cr.MaxRounds, Seats: make([]store.Seat, cr.Seats), Owner: newToken(),
 		Status: store.Lobby, Created: time.Now(),
 	}
@@ -444,11 +455,11 @@ func (srv *Server) getMatch(w http.ResponseWriter, req *http.Request, r *room) {
 }
 
 func (srv *Server) matchBoard(w http.ResponseWriter, req *http.Request, r *room) {
-	var d BoardDrawing
+	var d any
 	ok := false
 	r.do(req.Context(), func() {
 		if r.def != nil {
-			d = drawing(&entry{info: BoardInfo{ID: r.rec.BoardID, Name: r.rec.BoardName, Spaces: len(r.def.Board.Spaces)}, def: r.def})
+			d = r.def.Drawing(r.boardInfo())
 			ok = true
 		}
 	})
@@ -516,15 +527,16 @@ func (srv *Server) ownerAction(w http.ResponseWriter, req *http.Request, r *room
 }
 
 // Replay is everything needed to watch a match again or rebuild it: its
-// seed, players and commands with their hashes, and the action log.
+// seed, players and commands with their hashes, the action log, the final
+// view and the board (of the match's game: see match.game).
 type Replay struct {
 	Match    Summary         `json:"match"`
 	Seed     string          `json:"seed"`
 	Players  []string        `json:"players"`
 	Commands []ReplayCommand `json:"commands"`
-	Entries  []party.Entry   `json:"entries"`
-	Final    *party.View     `json:"final"`
-	Board    BoardDrawing    `json:"board"`
+	Entries  any             `json:"entries"`
+	Final    any             `json:"final"`
+	Board    any             `json:"board"`
 }
 
 // ReplayCommand is one stored command.
@@ -543,14 +555,13 @@ func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
 	}
 	var rp Replay
 	r.do(req.Context(), func() {
-		rp = Replay{Match: r.summary(), Seed: fmt.Sprint(r.rec.Seed), Players: r.names(), Commands: []ReplayCommand{}, Entries: []party.Entry{}}
+		rp = Replay{Match: r.summary(), Seed: fmt.Sprint(r.rec.Seed), Players: r.names(), Commands: []ReplayCommand{}, Entries: []any{}}
 		if r.game != nil {
 			rp.Entries = r.game.Entries(0)
-			v := r.game.View(-1)
-			rp.Final = &v
+			rp.Final = r.game.View(-1)
 		}
 		if r.def != nil {
-			rp.Board = drawing(&entry{info: BoardInfo{ID: r.rec.BoardID, Name: r.rec.BoardName}, def: r.def})
+			rp.Board = r.def.Drawing(r.boardInfo())
 		}
 	})
 	for _, c := range cmds {

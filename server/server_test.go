@@ -49,10 +49,15 @@ func (ts *testServer) close() {
 }
 
 // call makes an API request and decodes the answer into out (if not nil).
+// A string body is sent as it is, anything else as JSON.
 func (ts *testServer) call(method, path string, body any, out any) int {
 	ts.t.Helper()
 	var rd io.Reader
-	if body != nil {
+	switch body := body.(type) {
+	case nil:
+	case string: // a file's text, sent as it is
+		rd = strings.NewReader(body)
+	default:
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
@@ -76,8 +81,38 @@ type client struct {
 	t    *testing.T
 	ws   *websocket.Conn
 	msgs chan map[string]any
-	last stateMsg
-	id   int
+	// last is the latest state of a party match; lastRaw is the latest
+	// state message of any game, as sent.
+	last    partyState
+	lastRaw string
+	id      int
+}
+
+// partyState is the state message of a party match.
+type partyState struct {
+	Type    string        `json:"type"`
+	Match   Summary       `json:"match"`
+	You     int           `json:"you"`
+	View    *party.View   `json:"view"`
+	Entries []party.Entry `json:"entries"`
+}
+
+// partyReplay is the replay of a party match.
+type partyReplay struct {
+	Match    Summary         `json:"match"`
+	Commands []ReplayCommand `json:"commands"`
+	Entries  []party.Entry   `json:"entries"`
+	Final    *party.View     `json:"final"`
+}
+
+// keep remembers a state message.
+func (c *client) keep(m map[string]any) {
+	if m["type"] != "state" {
+		return
+	}
+	c.lastRaw = m["raw"].(string)
+	c.last = partyState{}
+	json.Unmarshal([]byte(c.lastRaw), &c.last)
 }
 
 func (ts *testServer) dial(match, token string) *client {
@@ -127,11 +162,7 @@ func (c *client) next(typ string) map[string]any {
 			if !ok {
 				c.t.Fatalf("connection closed while waiting for %q", typ)
 			}
-			if m["type"] == "state" {
-				var s stateMsg
-				json.Unmarshal([]byte(m["raw"].(string)), &s)
-				c.last = s
-			}
+			c.keep(m)
 			if m["type"] == typ {
 				return m
 			}
@@ -173,11 +204,7 @@ func (c *client) nextAny() map[string]any {
 		if !ok {
 			c.t.Fatal("connection closed")
 		}
-		if m["type"] == "state" {
-			var s stateMsg
-			json.Unmarshal([]byte(m["raw"].(string)), &s)
-			c.last = s
-		}
+		c.keep(m)
 		return m
 	case <-time.After(10 * time.Second):
 		c.t.Fatal("no message")
@@ -193,11 +220,7 @@ func (c *client) drain() {
 			if !ok {
 				return
 			}
-			if m["type"] == "state" {
-				var s stateMsg
-				json.Unmarshal([]byte(m["raw"].(string)), &s)
-				c.last = s
-			}
+			c.keep(m)
 		case <-time.After(10 * time.Millisecond):
 			return
 		}
@@ -241,8 +264,15 @@ type joined struct {
 // humans; bots fill the rest.
 func (ts *testServer) newMatch(seats int, humans ...string) (created, []joined) {
 	ts.t.Helper()
+	return ts.newMatchOn("default", seats, humans...)
+}
+
+// newMatchOn creates a match on a game of the library and seats the named
+// humans.
+func (ts *testServer) newMatchOn(board string, seats int, humans ...string) (created, []joined) {
+	ts.t.Helper()
 	var m created
-	if code := ts.call("POST", "/api/matches", map[string]any{"board": "default", "seats": seats}, &m); code != http.StatusCreated {
+	if code := ts.call("POST", "/api/matches", map[string]any{"board": board, "seats": seats}, &m); code != http.StatusCreated {
 		ts.t.Fatalf("create: %d", code)
 	}
 	var js []joined
@@ -359,7 +389,7 @@ func TestLobbyPlayAndSpectate(t *testing.T) {
 	if watcher.last.View == nil || watcher.last.View.Hash != ann.last.View.Hash || watcher.last.View.You != -1 {
 		t.Error("the spectator does not see the same final state")
 	}
-	var rp Replay
+	var rp partyReplay
 	ts.call("GET", "/api/matches/"+m.ID+"/replay", nil, &rp)
 	if len(rp.Commands) != sum.Commands || len(rp.Entries) == 0 || rp.Commands[len(rp.Commands)-1].Hash != ann.last.View.Hash {
 		t.Errorf("replay: %d commands (want %d), %d entries", len(rp.Commands), sum.Commands, len(rp.Entries))
@@ -374,7 +404,7 @@ func TestBadCommandsAreRejectedWithAReason(t *testing.T) {
 	ann.next("state")
 	bob.next("state")
 	hash := func() string {
-		var rp Replay
+		var rp partyReplay
 		ts.call("GET", "/api/matches/"+m.ID+"/replay", nil, &rp)
 		return rp.Final.Hash
 	}
@@ -440,12 +470,7 @@ func TestRestartRebuildsMatchesAndChecksHashes(t *testing.T) {
 
 	// A stored hash that the replay does not reproduce is reported, and the
 	// match refuses to go on.
-	st, _ := openForTest(db)
-	st.exec(t, `UPDATE commands SET hash = 'tampered' WHERE seq = 3 AND match_id = ?`, m.ID)
-	st.close()
-	ts3 := newTestServer(t, db)
-	var sum Summary
-	ts3.call("GET", "/api/matches/"+m.ID, nil, &sum)
+	ts3, sum := tamper(t, db, m.ID, 3)
 	if sum.Status != "broken" || !strings.Contains(sum.Error, "replaying command 3 gives state hash") {
 		t.Errorf("tampered match: %+v", sum)
 	}
@@ -454,4 +479,20 @@ func TestRestartRebuildsMatchesAndChecksHashes(t *testing.T) {
 	if r := c.command("roll", nil); r["type"] != "rejected" || !strings.Contains(fmt.Sprint(r["reason"]), "broken") {
 		t.Errorf("a command to a broken match: %v", r)
 	}
+}
+
+// tamper changes the stored hash of a match's command and starts a server
+// on the database; it returns the server and the match's summary.
+func tamper(t *testing.T, db, match string, seq int) (*testServer, Summary) {
+	t.Helper()
+	st, err := openForTest(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.exec(t, `UPDATE commands SET hash = 'tampered' WHERE seq = ? AND match_id = ?`, seq, match)
+	st.close()
+	ts := newTestServer(t, db)
+	var sum Summary
+	ts.call("GET", "/api/matches/"+match, nil, &sum)
+	return ts, sum
 }

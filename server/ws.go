@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/tabulagames/tabula/games/party"
 )
 
 // session is one WebSocket connection to a room: a seat's player (with
@@ -48,6 +47,12 @@ type clientMsg struct {
 	Space  string `json:"space"`
 	Player *int   `json:"player"`
 }
+
+// The commands that roll the dice and choose a way, in every pack.
+const (
+	kindRoll       = "roll"
+	kindChoosePath = "choose-path"
+)
 
 // replyMsg acknowledges or rejects a client's command.
 type replyMsg struct {
@@ -172,13 +177,13 @@ func (srv *Server) handleMessage(ctx context.Context, r *room, s *session, data 
 	if msg.Player != nil && *msg.Player != s.seat {
 		return replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("you play seat %d and cannot command seat %d", s.seat, *msg.Player)}
 	}
-	if msg.Kind == party.KindRoll && msg.Value != 0 {
+	if msg.Kind == kindRoll && msg.Value != 0 {
 		return replyMsg{Type: "rejected", ID: msg.ID, Reason: "the dice are rolled by the server; send a roll without a value"}
 	}
 	var err error
 	if derr := r.do(ctx, func() {
-		cmd := party.Command{Kind: msg.Kind, Value: msg.Value}
-		if msg.Kind == party.KindChoosePath && msg.Space != "" && r.game != nil {
+		cmd := Command{Kind: msg.Kind, Value: msg.Value}
+		if msg.Kind == kindChoosePath && msg.Space != "" && r.game != nil {
 			i, ok := r.game.ChoiceFor(msg.Space)
 			if !ok {
 				err = fmt.Errorf("space %q is not one of the ways you can go", msg.Space)

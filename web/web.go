@@ -16,11 +16,11 @@ var static embed.FS
 var Files, _ = fs.Sub(static, "static")
 
 // Handler serves the page: the files themselves, and index.html for every
-// page route (the lobby at /, a match at /m/ID).
+// page route (the lobby at /, a match at /m/ID, the editor at /edit).
 func Handler() http.Handler {
 	files := http.FileServer(http.FS(Files))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/m/") {
+		if r.URL.Path == "/" || r.URL.Path == "/edit" || strings.HasPrefix(r.URL.Path, "/m/") {
 			w.Header().Set("Cache-Control", "no-cache")
 			http.ServeFileFS(w, r, Files, "index.html")
 			return

@@ -1,7 +1,9 @@
-// Tabula's page: the lobby at /, a match at /m/ID. No build step: plain ES
-// modules talking to the server's JSON API and WebSocket.
+// Tabula's page: the lobby at /, a match at /m/ID, the rule editor at
+// /edit. No build step: plain ES modules talking to the server's JSON API
+// and WebSocket.
 import { lobby } from "./lobby.js";
 import { matchPage } from "./match.js";
+import { editorPage } from "./editor.js";
 
 const app = document.getElementById("app");
 
@@ -10,6 +12,8 @@ function route() {
   app.replaceChildren();
   if (m) {
     matchPage(app, m[1]);
+  } else if (location.pathname === "/edit") {
+    editorPage(app);
   } else {
     lobby(app);
   }

@@ -1,6 +1,6 @@
 // The board drawn from the file: spaces at their coordinates with their
 // sizes, colours and labels, the connection arrows, the players' tokens.
-import { svg, colour } from "./util.js";
+import { svg, wrap, token } from "./util.js";
 
 const NS_PAD = 60;
 
@@ -103,10 +103,7 @@ export class BoardView {
   }
 
   addToken(p) {
-    const t = svg("g", { class: "token", "data-seat": p.seat },
-      svg("circle", { r: 11, fill: colour(p.seat), stroke: "#fff", "stroke-width": 2.5 }),
-      svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff" }, (p.name || "?").slice(0, 1).toUpperCase()),
-      svg("title", {}, p.name));
+    const t = token(p);
     this.tokens.set(p.seat, t);
     this.tokenLayer.append(t);
     this.place(p.seat, p.space);
@@ -162,20 +159,4 @@ function spaceTitle(space) {
   const lines = [`${space.name} (${space.id})`];
   for (const e of space.events) lines.push(`${e.trigger} → ${e.action} (${e.priority})`);
   return lines.join("\n");
-}
-
-function wrap(text, width) {
-  const words = String(text).split(/\s+/);
-  const lines = [];
-  let cur = "";
-  for (const w of words) {
-    if (cur && (cur + " " + w).length > width) {
-      lines.push(cur);
-      cur = w;
-    } else {
-      cur = cur ? cur + " " + w : w;
-    }
-  }
-  if (cur) lines.push(cur);
-  return lines.slice(0, 3);
 }

@@ -25,7 +25,11 @@ export async function lobby(root) {
     h("h2", {}, "New match"),
     h("label", {}, "Board ", boardsSel),
     h("label", {}, "Seats ", seats),
-    h("button", { type: "submit", id: "create-match" }, "Create match"),
+    h("button", { type: "submit", id: "create-match" }, "Create match"), " ",
+    h("a", { href: "/edit", id: "edit-board", onclick: (e) => {
+      e.preventDefault();
+      location.href = "/edit?board=" + encodeURIComponent(boardsSel.value);
+    } }, "Edit this game"),
     createMsg);
 
   const fileInput = h("input", { type: "file", id: "board-file", name: "file", accept: ".json,application/json" });
@@ -46,14 +50,16 @@ export async function lobby(root) {
         showDiagnostics(uploadOut, err.diagnostics);
       }
     } },
-    h("h2", {}, "Your own board"),
-    h("p", { class: "hint" }, "Upload a board file (JSON). It is checked first: every problem is listed with its line and place in the file."),
+    h("h2", {}, "Your own game"),
+    h("p", { class: "hint" }, "Upload a party board or a rule book (JSON), or make one in the ", h("a", { href: "/edit" }, "rule editor"),
+      ". It is checked first: every problem is listed with its line and place in the file."),
     fileInput,
     h("button", { type: "submit", id: "upload-board" }, "Upload"),
     uploadOut);
 
   root.replaceChildren(
-    h("header", { class: "top" }, h("h1", {}, "Tabula"), h("p", { class: "tagline" }, "Party board games with friends, in the browser.")),
+    h("header", { class: "top" }, h("h1", {}, "Tabula"), h("p", { class: "tagline" }, "Board games with friends, in the browser."),
+      h("a", { href: "/edit", id: "editor-link", class: "nav" }, "Rule editor")),
     h("section", { class: "lobby" }, createForm, uploadForm,
       h("div", { class: "card wide" }, h("h2", {}, "Matches"), matchesList)));
 
@@ -66,7 +72,8 @@ export async function lobby(root) {
 async function loadBoards(sel, selected) {
   const boards = await api("GET", "/api/boards");
   sel.replaceChildren(...boards.map((b) =>
-    h("option", { value: b.id, selected: b.id === selected }, `${b.name} (${b.spaces} spaces${b.source === "upload" ? ", uploaded" : ""})`)));
+    h("option", { value: b.id, selected: b.id === selected },
+      `${b.name} (${b.game === "rulebook" ? `rule book, ${b.spaces} tiles` : `${b.spaces} spaces`}${b.source === "upload" ? ", uploaded" : ""})`)));
 }
 
 async function loadMatches(list) {

@@ -1,8 +1,9 @@
 // A match: its table before it starts (seats, join, bots, start), then the
 // board with the players' tokens walking step by step, the dice, forks to
 // choose by clicking, prompts to acknowledge, the players and the log.
-import { h, api, secrets, saveSecrets, colour, diceFace } from "./util.js";
+import { h, api, secrets, saveSecrets, colour, showDice } from "./util.js";
 import { BoardView } from "./board.js";
+import { RulebookPlay } from "./rulebook.js";
 
 const STEP_MS = 260;
 
@@ -33,6 +34,7 @@ class MatchPage {
     }
     document.title = `${this.summary.boardName} — Tabula`;
     this.drawing = await api("GET", `/api/matches/${this.id}/board`).catch(() => null);
+    if (this.summary.game === "rulebook") this.rulebook = new RulebookPlay(this);
     this.layoutPage();
     this.connect();
   }
@@ -126,6 +128,13 @@ class MatchPage {
       return;
     }
     this.boardEl.hidden = false;
+    if (this.rulebook) {
+      await this.rulebook.show(v, msg.entries, animate);
+      this.view = v;
+      this.root.dataset.hash = v.hash;
+      this.root.dataset.over = v.over;
+      return;
+    }
     if (!this.board && this.drawing) {
       this.board = new BoardView(this.drawing, v.players.map((p) => ({ ...p, space: p.start || p.space })));
       this.boardEl.replaceChildren(this.board.el);
@@ -253,13 +262,7 @@ class MatchPage {
   }
 
   showDice(values, rolling) {
-    let d = this.controls.querySelector(".dice");
-    if (!d) {
-      d = h("div", { class: "dice", id: "dice", "aria-live": "polite" });
-      this.controls.prepend(d);
-    }
-    d.replaceChildren(...values.map((n) => h("span", { class: "die" + (rolling ? " rolling" : "") }, diceFace(n))));
-    d.title = `rolled ${values.reduce((a, b) => a + b, 0)}`;
+    showDice(this.controls, values, rolling);
   }
 
   renderControls(v) {

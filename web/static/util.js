@@ -33,10 +33,14 @@ export function svg(tag, attrs = {}, ...children) {
 }
 
 // api calls the server's JSON API and throws an Error carrying the
-// server's message (and diagnostics, for boards) when it fails.
-export async function api(method, path, body) {
+// server's message (and diagnostics, for boards) when it fails. body is
+// sent as JSON; raw, if given, is sent as it is (a game file's text).
+export async function api(method, path, body, raw) {
   const opts = { method, headers: {} };
-  if (body instanceof FormData) {
+  if (raw !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = raw;
+  } else if (body instanceof FormData) {
     opts.body = body;
   } else if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
@@ -76,4 +80,42 @@ export function colour(seat) {
 
 export function diceFace(n) {
   return n >= 1 && n <= 6 ? "⚀⚁⚂⚃⚄⚅"[n - 1] : String(n);
+}
+
+// wrap breaks a label into at most three lines of about width characters.
+export function wrap(text, width) {
+  const words = String(text).split(/\s+/);
+  const lines = [];
+  let cur = "";
+  for (const w of words) {
+    if (cur && (cur + " " + w).length > width) {
+      lines.push(cur);
+      cur = w;
+    } else {
+      cur = cur ? cur + " " + w : w;
+    }
+  }
+  if (cur) lines.push(cur);
+  return lines.slice(0, 3);
+}
+
+// token is a player's token on a board: a disc of the seat's colour with
+// the name's initial.
+export function token(p) {
+  return svg("g", { class: "token", "data-seat": p.seat },
+    svg("circle", { r: 11, fill: colour(p.seat), stroke: "#fff", "stroke-width": 2.5 }),
+    svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff" }, (p.name || "?").slice(0, 1).toUpperCase()),
+    svg("title", {}, p.name));
+}
+
+// showDice shows dice faces at the start of a page's controls, rolling
+// them if asked.
+export function showDice(controls, values, rolling) {
+  let d = controls.querySelector(".dice");
+  if (!d) {
+    d = h("div", { class: "dice", id: "dice", "aria-live": "polite" });
+    controls.prepend(d);
+  }
+  d.replaceChildren(...values.map((n) => h("span", { class: "die" + (rolling ? " rolling" : "") }, diceFace(n))));
+  d.title = `rolled ${values.reduce((a, b) => a + b, 0)}`;
 }
