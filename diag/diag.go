@@ -165,10 +165,7 @@ func Pointer(tokens ...any) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		s := fmt.Sprint(t)
-		s = strings.ReplaceAll(s, "~", "~0")
-		s = strings.ReplaceAll(s, "/", "~1")
-		b.WriteString(s)
+		b.WriteString(escape(fmt.Sprint(t)))
 	}
 	return b.String()
 }
