@@ -83,11 +83,9 @@ const (
 // checker checks a file and compiles it, reporting problems with pointers
 // (and positions when it has the file's bytes).
 type checker struct {
-	rep  *diag.Reporter
-	loc  *diag.Locator
-	data []byte
-	f    *File
-	d    *Definition
+	rep *diag.Reporter
+	f   *File
+	d   *Definition
 	// events are the game's events by name, names in order.
 	events     map[string]EventInfo
 	eventNames []string
@@ -99,12 +97,8 @@ type checker struct {
 	preset, presetPtr string
 }
 
-func newChecker(rep *diag.Reporter, data []byte, f *File) *checker {
-	c := &checker{rep: rep, data: data, f: f, events: map[string]EventInfo{}}
-	if data != nil {
-		c.loc = diag.NewLocator(data)
-	}
-	return c
+func newChecker(rep *diag.Reporter, f *File) *checker {
+	return &checker{rep: rep, f: f, events: map[string]EventInfo{}}
 }
 
 func (c *checker) errorf(ptr, format string, args ...any) {
@@ -126,11 +120,9 @@ func (c *checker) warnf(ptr, format string, args ...any) {
 func (c *checker) atString(ptr string, problems []problem, what string) {
 	for _, p := range problems {
 		msg := what + ": " + p.msg
-		if c.preset == "" && c.loc != nil {
-			if line, col, ok := stringPosition(c.loc, c.data, ptr, p.offset); ok {
-				c.rep.At(diag.Error, ptr, line, col, msg)
-				continue
-			}
+		if c.preset == "" {
+			c.rep.AtString(diag.Error, ptr, p.offset, msg)
+			continue
 		}
 		c.errorf(ptr, "%s", msg)
 	}
@@ -480,7 +472,7 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		var v any
 		json.Unmarshal(raw, &v)
 		if x, ok := v.(float64); !ok || x != float64(int(x)) {
-			c.errorf(ptr, "must be a whole number, not %s", jsonKind(v))
+			c.errorf(ptr, "must be a whole number, not %s", diag.JSONKind(v))
 		} else if f.Name != "scoreMinBound" && x < 0 {
 			c.errorf(ptr, "cannot be negative")
 		}
@@ -491,7 +483,7 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		if json.Unmarshal(raw, &s) != nil {
 			var v any
 			json.Unmarshal(raw, &v)
-			c.errorf(ptr, "must be a string, not %s", jsonKind(v))
+			c.errorf(ptr, "must be a string, not %s", diag.JSONKind(v))
 			break
 		}
 		switch f.Type {
@@ -710,12 +702,12 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 			return value{lit: i}, true
 		}
 		if !isStr || f.Type == TypeCount {
-			return fail("must be a whole number or a CEL expression giving one, not %s", jsonKind(v))
+			return fail("must be a whole number or a CEL expression giving one, not %s", diag.JSONKind(v))
 		}
 		return c.exprValue(ptr, s, cel.IntType, n)
 	}
 	if !isStr {
-		return fail("must be a string, not %s", jsonKind(v))
+		return fail("must be a string, not %s", diag.JSONKind(v))
 	}
 	switch f.Type {
 	case TypeTile:
