@@ -245,13 +245,13 @@ func (sc *Scenario) game(dir string) (*Def, error) {
 	if err != nil {
 		return nil, fmt.Errorf("define: %v", err)
 	}
-	doc, err := decodeJSON(js)
+	doc, err := diag.DecodeJSON(js)
 	if err != nil {
 		return nil, fmt.Errorf("define: %v", err)
 	}
 	col := &collector{prefix: "/define"}
 	_, ext := schemas()
-	schemaErrors(ext.Validate(doc), col)
+	ext.Check(col, doc)
 	if col.errs() {
 		return nil, col.err()
 	}

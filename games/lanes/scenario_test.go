@@ -68,7 +68,7 @@ func TestScenarioFailuresAreReported(t *testing.T) {
 		{"Thor: {attack: 2}", "Thor: {attack: 1}", "Thor attack: got 2, want 1"},
 		{"A: {drawn: 3", "A: {drawn: 4", "A drawn: got 3, want 4"},
 		{"to: 1}", "to: 4}", "command 1: rejected: MovedDrone can move only to an adjacent lane"},
-		{"value: 1}]}\n    - name: Loki", "valeu: 1}]}\n    - name: Loki", `unknown property "valeu"`},
+		{"value: 1}]}\n    - name: Loki", "valeu: 1}]}\n    - name: Loki", `/define/drones/0/abilities/0/effects/0/valeu: unknown member "valeu" (did you mean value?)`},
 		{"expect:", "expect:\n  bogus: 1", "field bogus not found"},
 	}
 	for _, tc := range tests {
