@@ -127,7 +127,7 @@ func (s *Schema) problems(e *jsonschema.ValidationError, out []problem) []proble
 		var kept []*jsonschema.ValidationError
 		var types []*kind.Type
 		for _, c := range causes {
-			if t := typeOnly(c); t != nil {
+			if t := typeOnly(c, len(e.InstanceLocation)); t != nil {
 				types = append(types, t)
 			} else {
 				kept = append(kept, c)
@@ -155,16 +155,30 @@ func (s *Schema) problems(e *jsonschema.ValidationError, out []problem) []proble
 	return out
 }
 
-// typeOnly returns the type failure a branch of an anyOf or oneOf comes to,
-// if that is all it says (through $refs and groups), or nil.
-func typeOnly(e *jsonschema.ValidationError) *kind.Type {
+// typeOnly returns the type failure a branch of an anyOf or oneOf comes
+// to, if that is all it says (through $refs and groups) and it is about the
+// value at the given depth itself, not one of its members; or nil.
+func typeOnly(branch *jsonschema.ValidationError, depth int) *kind.Type {
+	e := branch
 	for len(e.Causes) == 1 {
 		e = e.Causes[0]
 	}
-	if t, ok := e.ErrorKind.(*kind.Type); ok && len(e.Causes) == 0 {
+	if t, ok := e.ErrorKind.(*kind.Type); ok && len(e.Causes) == 0 && len(e.InstanceLocation) == depth {
 		return t
 	}
 	return nil
+}
+
+// OnlyTypesFail reports whether every branch of an anyOf or oneOf failure
+// fails on the value's type alone: the value has none of the types the
+// branches want.
+func OnlyTypesFail(e *jsonschema.ValidationError) bool {
+	for _, c := range e.Causes {
+		if typeOnly(c, len(e.InstanceLocation)) == nil {
+			return false
+		}
+	}
+	return len(e.Causes) > 0
 }
 
 // leaf words one innermost failure.

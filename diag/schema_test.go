@@ -24,7 +24,8 @@ var testSchema = []byte(`{
     "tags": {"type": "array", "minItems": 1, "items": {"type": "string"}},
     "code": {"type": "string", "pattern": "^[A-Z]+$"},
     "use": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/use"}]},
-    "duration": {"anyOf": [{"enum": ["permanent"]}, {"$ref": "#/$defs/use"}]}
+    "duration": {"anyOf": [{"enum": ["permanent"]}, {"$ref": "#/$defs/use"}]},
+    "inline": {"anyOf": [{"type": "string"}, {"type": "object", "properties": {"n": {"type": "integer"}}}]}
   },
   "$defs": {
     "use": {
@@ -60,6 +61,10 @@ func TestSchemaCheck(t *testing.T) {
 		{"a branch says more", `{"name": "x", "use": {"round": 2}}`, []string{
 			`f.json:1:22: /use/rounds: "rounds" is required here`,
 			`f.json:1:32: /use/round: unknown member "round" (did you mean rounds?)`}},
+		{"a member of a branch fails on type", `{"name": "x", "use": {"rounds": "2"}}`, []string{
+			`f.json:1:33: /use/rounds: must be a whole number, not a string`}},
+		{"a member of an inline branch fails on type", `{"name": "x", "inline": {"n": "2"}}`, []string{
+			`f.json:1:31: /inline/n: must be a whole number, not a string`}},
 		{"every branch fails on type", `{"name": "x", "use": 5}`, []string{`f.json:1:22: /use: must be a string or an object, not a number`}},
 		{"an enum beside an object", `{"name": "x", "duration": "forever"}`, []string{
 			`f.json:1:27: /duration: must be one of permanent, not "forever"`}},
