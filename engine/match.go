@@ -2,7 +2,6 @@ package engine
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -774,7 +773,7 @@ func (m *Match) Hash() string {
 	}
 	b = m.RNG.AppendState(b)
 	b = m.Index.appendState(b)
-	b = appendInts(b, int64(m.chain), m.round, int64(len(m.Events)), int64(len(m.records)), boolInt(m.hasSuspended))
+	b = AppendVarints(b, int64(m.chain), m.round, int64(len(m.Events)), int64(len(m.records)), Bit(m.hasSuspended))
 	for i := range m.stack {
 		b = appendTask(b, &m.stack[i])
 	}
@@ -784,7 +783,7 @@ func (m *Match) Hash() string {
 	if m.hasSuspended {
 		b = appendTask(b, &m.suspended)
 		for i, d := range m.asked {
-			b = appendInts(b, int64(d.Player), int64(len(d.Options)), boolInt(m.answered[i]), int64(m.answers[i].Choice))
+			b = AppendVarints(b, int64(d.Player), int64(len(d.Options)), Bit(m.answered[i]), int64(m.answers[i].Choice))
 			b = append(b, d.Kind...)
 		}
 	}
@@ -793,13 +792,6 @@ func (m *Match) Hash() string {
 }
 
 func appendTask(b []byte, t *task) []byte {
-	return appendInts(b, int64(t.kind), int64(t.effect), int64(t.event), int64(t.trig), int64(t.depth),
+	return AppendVarints(b, int64(t.kind), int64(t.effect), int64(t.event), int64(t.trig), int64(t.depth),
 		int64(t.react), int64(t.call.ID), int64(t.prio), int64(t.tier), t.pos, t.seq)
-}
-
-func appendInts(b []byte, vs ...int64) []byte {
-	for _, v := range vs {
-		b = binary.AppendVarint(b, v)
-	}
-	return b
 }
