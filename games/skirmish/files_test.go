@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabulagames/tabula/scenario"
+	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
 
 const examples = "../../examples/skirmish"
@@ -17,24 +17,7 @@ const examples = "../../examples/skirmish"
 // TestExampleScenarios runs every scenario file of the examples, as
 // `tabula test examples/skirmish` does.
 func TestExampleScenarios(t *testing.T) {
-	files, err := scenario.Find([]string{examples})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 3 {
-		t.Fatalf("only %d scenario files in %s", len(files), examples)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := RunScenario(f, data); !r.Passed() {
-				t.Error(r.String())
-			}
-		})
-	}
+	scenariotest.Run(t, examples, 3, RunScenario)
 }
 
 // A scenario whose expectations do not hold fails, saying which.
@@ -52,6 +35,7 @@ func TestScenarioFailures(t *testing.T) {
 		{"dice: [14, 5]", "dice: [14, 5, 3]", "scripted dice left: got 1, want 0"},
 		{"hp: {fighter: 6, goblin: 7}", "hp: {fighter: 6, gobln: 7}", `no combatant "gobln" (did you mean goblin?)`},
 		{"  turn: fighter", "  turn: fighter\n  colour: red", "field colour not found"},
+		{"goblin: {reactions: 0}", "goblin: {reactions: 0}\n  values: {fighter: {atack: 3}}", `values: fighter: no value "atack" (did you mean attack?)`},
 	} {
 		changed := strings.Replace(string(data), tc.from, tc.to, 1)
 		if changed == string(data) {
