@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tabulagames/tabula/engine/rng"
 )
@@ -124,6 +125,22 @@ type Match struct {
 	ctx      Ctx
 	scratch  []TriggerID
 	lastAsk  askCache
+}
+
+// CheckPlayers checks the names of a match's players, as games take them
+// from a command line or a lobby: each must have one, and no two the same.
+func CheckPlayers(players []string) error {
+	seen := make(map[string]bool, len(players))
+	for _, name := range players {
+		if strings.TrimSpace(name) == "" {
+			return fmt.Errorf("a player needs a name")
+		}
+		if seen[name] {
+			return fmt.Errorf("two players are called %q", name)
+		}
+		seen[name] = true
+	}
+	return nil
 }
 
 // NewMatch starts a match of the given rules on a game state, with a master
