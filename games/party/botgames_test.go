@@ -19,14 +19,7 @@ var updateBotGames = flag.Bool("update-bot-games", false, "rewrite testdata/bot-
 // command and of the whole log to a golden file: a change that alters how
 // a game plays, or what it logs, shows here.
 func TestBotGamesGolden(t *testing.T) {
-	b, list := Load("../../examples/party/default.json")
-	if list.HasErrors() {
-		t.Fatal(list)
-	}
-	def, err := Compile(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	def := compileFile(t, "../../examples/party/default.json")
 	var got strings.Builder
 	for seed := range uint64(8) {
 		g, err := NewGame(def, []string{"Ann", "Bob", "Cy", "Di"}, Options{Seed: seed, MaxRounds: 40})
