@@ -20,18 +20,10 @@ const examples = "../../examples/lanes"
 func TestScenarios(t *testing.T) {
 	files := scenariotest.Run(t, examples, 20, RunScenario)
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var logs [2]bytes.Buffer
 		var hashes [2]string
 		for i := range 2 {
-			var sc Scenario
-			if err := scenario.Decode(data, &sc); err != nil {
-				t.Fatal(err)
-			}
-			run, err := sc.Start(filepath.Dir(f))
+			run, err := readScenario(t, f).Start(filepath.Dir(f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,6 +35,20 @@ func TestScenarios(t *testing.T) {
 			t.Errorf("%s: two runs of the scenario differ", f)
 		}
 	}
+}
+
+// readScenario reads a scenario file that must be readable.
+func readScenario(tb testing.TB, path string) *Scenario {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var sc Scenario
+	if err := scenario.Decode(data, &sc); err != nil {
+		tb.Fatal(err)
+	}
+	return &sc
 }
 
 // TestScenarioFailuresAreReported: a wrong expectation fails, with a diff.
