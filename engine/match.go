@@ -143,6 +143,17 @@ func CheckPlayers(players []string) error {
 	return nil
 }
 
+// Replay applies a match's commands again, in order, as a stored match is
+// rebuilt; the error names the first command refused, by its index.
+func Replay[C any](cmds []C, apply func(C) error) error {
+	for i, c := range cmds {
+		if err := apply(c); err != nil {
+			return fmt.Errorf("command %d (%+v): %w", i, c, err)
+		}
+	}
+	return nil
+}
+
 // NewMatch starts a match of the given rules on a game state, with a master
 // seed for its random streams and the names of its players.
 func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {

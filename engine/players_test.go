@@ -21,3 +21,20 @@ func TestCheckPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestReplay: commands are applied in order; the first refused stops the
+// replay and is named.
+func TestReplay(t *testing.T) {
+	var done []int
+	apply := func(c int) error {
+		if c < 0 {
+			return Rejectf("no")
+		}
+		done = append(done, c)
+		return nil
+	}
+	err := Replay([]int{1, 2, -3, 4}, apply)
+	if err == nil || err.Error() != "command 2 (-3): rejected: no" || !IsRejected(err) || len(done) != 2 {
+		t.Errorf("Replay = %v after %v", err, done)
+	}
+}

@@ -306,10 +306,5 @@ func Replay(def *Definition, players []string, opt Options, cmds []Command) (*Ga
 	if err != nil {
 		return g, err
 	}
-	for i, c := range cmds {
-		if err := g.Apply(c); err != nil {
-			return g, fmt.Errorf("command %d (%+v): %w", i, c, err)
-		}
-	}
-	return g, nil
+	return g, engine.Replay(cmds, g.Apply)
 }
