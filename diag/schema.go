@@ -186,13 +186,13 @@ func (s *Schema) leaf(e *jsonschema.ValidationError, ptr string, out []problem) 
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, m := range k.Missing {
-			out = append(out, problem{ptr + "/" + escape(m), fmt.Sprintf("%q is required here", m)})
+			out = append(out, problem{ptr + "/" + Escape(m), fmt.Sprintf("%q is required here", m)})
 		}
 		return out
 	case *kind.AdditionalProperties:
 		allowed := s.properties(e.SchemaURL)
 		for _, m := range k.Properties {
-			out = append(out, problem{ptr + "/" + escape(m), fmt.Sprintf("unknown member %q%s", m, DidYouMean(m, allowed))})
+			out = append(out, problem{ptr + "/" + Escape(m), fmt.Sprintf("unknown member %q%s", m, DidYouMean(m, allowed))})
 		}
 		return out
 	}
@@ -326,7 +326,7 @@ func instancePointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(escape(t))
+		b.WriteString(Escape(t))
 	}
 	return b.String()
 }

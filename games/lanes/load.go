@@ -38,19 +38,13 @@ func BuiltinData() []byte { return builtinJSON }
 var builtin = sync.OnceValue(func() *Def {
 	def, diags := Load(BuiltinFile, builtinJSON)
 	if def == nil {
-		panic("lanes: the embedded game file is invalid:\n" + listString(diags))
+		panic("lanes: the embedded game file is invalid:\n" + diags.String())
 	}
 	return def
 })
 
 // Builtin returns the embedded game, loaded once.
 func Builtin() *Def { return builtin() }
-
-func listString(l diag.List) string {
-	var b strings.Builder
-	l.Print(&b)
-	return b.String()
-}
 
 // Detect reports whether a file's contents are a lanes game file: a JSON
 // object whose "game" is "lanes".

@@ -13,7 +13,7 @@ import (
 func TestBuiltinIsValid(t *testing.T) {
 	def, diags := Load(BuiltinFile, BuiltinData())
 	if def == nil || len(diags) > 0 {
-		t.Fatalf("the embedded game has problems:\n%s", listString(diags))
+		t.Fatalf("the embedded game has problems:\n%s", diags.String())
 	}
 	if got := len(def.Drones); got != 15 {
 		t.Errorf("%d drones, want the plan's 15", got)
@@ -216,7 +216,7 @@ func TestLoadErrors(t *testing.T) {
 					return
 				}
 			}
-			t.Errorf("no error at %q containing %q; got:\n%s", tc.pointer, tc.message, listString(diags))
+			t.Errorf("no error at %q containing %q; got:\n%s", tc.pointer, tc.message, diags.String())
 		})
 	}
 }
@@ -231,7 +231,7 @@ func TestAllErrorsAtOnce(t *testing.T) {
 	})
 	_, diags := Load("game.json", data)
 	if len(diags) != 3 {
-		t.Errorf("%d diagnostics, want 3:\n%s", len(diags), listString(diags))
+		t.Errorf("%d diagnostics, want 3:\n%s", len(diags), diags.String())
 	}
 }
 

@@ -231,7 +231,7 @@ func (sc *Scenario) game(dir string) (*Def, error) {
 	if sc.Define == nil {
 		def, diags := Load(file, data)
 		if def == nil {
-			return nil, fmt.Errorf("the game file is invalid:\n%s", listString(diags))
+			return nil, fmt.Errorf("the game file is invalid:\n%s", diags.String())
 		}
 		return def, nil
 	}

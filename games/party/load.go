@@ -241,7 +241,7 @@ func (pt *part) str(m map[string]any, ptr, key string) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be a string, not %s", diag.JSONKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be a string, not %s", diag.JSONKind(v))
 	}
 	return s, ok
 }
@@ -253,7 +253,7 @@ func (pt *part) obj(m map[string]any, ptr, key string) (map[string]any, bool) {
 	}
 	o, ok := v.(map[string]any)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be an object, not %s", diag.JSONKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be an object, not %s", diag.JSONKind(v))
 	}
 	return o, ok
 }
@@ -265,7 +265,7 @@ func (pt *part) arr(m map[string]any, ptr, key string) ([]any, bool) {
 	}
 	a, ok := v.([]any)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be an array, not %s", diag.JSONKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be an array, not %s", diag.JSONKind(v))
 	}
 	return a, ok
 }
@@ -277,7 +277,7 @@ func (pt *part) boolean(m map[string]any, ptr, key string) (bool, bool) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be true or false, not %s", diag.JSONKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be true or false, not %s", diag.JSONKind(v))
 	}
 	return b, ok
 }
@@ -290,7 +290,7 @@ func (pt *part) num(m map[string]any, ptr, key string) (float64, bool) {
 	n, isNum := v.(json.Number)
 	f, err := n.Float64()
 	if !isNum || err != nil {
-		pt.errorf(ptr+"/"+esc(key), "must be a number, not %s", diag.JSONKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be a number, not %s", diag.JSONKind(v))
 		return 0, false
 	}
 	return f, true
@@ -303,7 +303,7 @@ func (pt *part) whole(m map[string]any, ptr, key string) (int, bool) {
 	}
 	n, ok := wholeNumber(v)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be a whole number, not %s", diag.JSONKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be a whole number, not %s", diag.JSONKind(v))
 	}
 	return n, ok
 }
@@ -354,7 +354,7 @@ func (pt *part) checkKeys(m map[string]any, ptr, what string, known []string) {
 		if other, ok := otherFormatNames[k]; ok && slices.Contains(known, other) {
 			hint = fmt.Sprintf(": this format calls it %q", other)
 		}
-		pt.warnf(ptr+"/"+esc(k), "%s has no member %q; it is ignored%s", what, k, hint)
+		pt.warnf(ptr+"/"+diag.Escape(k), "%s has no member %q; it is ignored%s", what, k, hint)
 	}
 }
 
@@ -371,9 +371,6 @@ var otherFormatNames = map[string]string{
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
-
-// esc escapes one JSON pointer token.
-func esc(tok string) string { return strings.TrimPrefix(diag.Pointer(tok), "/") }
 
 // normalizeName is the original's normalisation of trigger, action and
 // priority names: upper-case, runs of white space become "_", and every

@@ -341,7 +341,7 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 		for i, role := range argRoles[:2] {
 			for _, k := range sortedKeys(cm) {
 				if slices.Contains(role, k) {
-					args = append(args, arg{cm[k], ptr + "/config/" + esc(k), k})
+					args = append(args, arg{cm[k], ptr + "/config/" + diag.Escape(k), k})
 					vals = append(vals, diag.Describe(cm[k]))
 					break
 				}
@@ -362,7 +362,7 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 			a := arg{av, fmt.Sprintf("%s/args/%d", ptr, i), ""}
 			if om, ok := av.(map[string]any); ok && len(om) == 1 {
 				for k, val := range om {
-					a = arg{val, a.ptr + "/" + esc(k), k}
+					a = arg{val, a.ptr + "/" + diag.Escape(k), k}
 				}
 			}
 			args = append(args, a)

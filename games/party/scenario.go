@@ -82,9 +82,7 @@ func (sc *Scenario) play(path string) (*Game, error) {
 	}
 	b, list := Load(scenario.Resolve(filepath.Dir(path), sc.Board))
 	if list.HasErrors() || b == nil {
-		var text strings.Builder
-		list.Errors().Print(&text)
-		return nil, fmt.Errorf("the board does not load:\n%s", text.String())
+		return nil, fmt.Errorf("the board does not load:\n%s", list.Errors())
 	}
 	def, err := Compile(b)
 	if err != nil {

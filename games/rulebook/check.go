@@ -397,7 +397,7 @@ func (c *checker) rule(i int) {
 		return
 	}
 	for _, k := range sortedKeys(r.Params) {
-		c.errorf(ptr+"/"+esc(k), "a rule has no member %q%s", k, diag.DidYouMean(k, ruleMembers))
+		c.errorf(ptr+"/"+diag.Escape(k), "a rule has no member %q%s", k, diag.DidYouMean(k, ruleMembers))
 	}
 	name := r.Name
 	if name == "" {
@@ -427,7 +427,7 @@ func (c *checker) presetRule(i int, r *Rule, ptr string) {
 			} else if hint == "" {
 				hint = "; it takes " + strings.Join(names, ", ")
 			}
-			c.errorf(ptr+"/"+esc(k), "the preset %s has no parameter %q%s", r.Preset, k, hint)
+			c.errorf(ptr+"/"+diag.Escape(k), "the preset %s has no parameter %q%s", r.Preset, k, hint)
 			bad = true
 		}
 	}
@@ -440,7 +440,7 @@ func (c *checker) presetRule(i int, r *Rule, ptr string) {
 			}
 			continue
 		}
-		if !c.literalParam(ptr+"/"+esc(f.Name), f, raw) {
+		if !c.literalParam(ptr+"/"+diag.Escape(f.Name), f, raw) {
 			bad = true
 		}
 	}
@@ -641,7 +641,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 			if hint == "" && len(names) > 0 {
 				hint = "; its fields are " + strings.Join(names, ", ")
 			}
-			c.errorf(ptr+"/"+esc(k), "%s has no field %q%s", info.Name, k, hint)
+			c.errorf(ptr+"/"+diag.Escape(k), "%s has no field %q%s", info.Name, k, hint)
 		}
 	}
 	for _, f := range info.Fields {
@@ -653,7 +653,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 			}
 			raw, _ = json.Marshal(f.Default)
 		}
-		if v, ok := c.value(ptr+"/"+esc(f.Name), f, raw); ok {
+		if v, ok := c.value(ptr+"/"+diag.Escape(f.Name), f, raw); ok {
 			out.vals[f.Name] = v
 		}
 	}
@@ -797,7 +797,7 @@ func (c *checker) propRefs() {
 			check(ap+"/where", a.Where)
 			for _, k := range sortedKeys(a.Fields) {
 				if s, ok := stringOf(a.Fields[k]); ok {
-					check(ap+"/"+esc(k), s)
+					check(ap+"/"+diag.Escape(k), s)
 				}
 			}
 		}
@@ -809,9 +809,6 @@ func stringOf(raw json.RawMessage) (string, bool) {
 	err := json.Unmarshal(raw, &s)
 	return s, err == nil && raw != nil
 }
-
-// esc escapes one JSON pointer token.
-func esc(tok string) string { return strings.TrimPrefix(diag.Pointer(tok), "/") }
 
 // whenFilter is the static part of a rule's "when".
 type whenFilter struct {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/scenario"
 )
@@ -90,7 +89,7 @@ func RunScenario(path string, data []byte) *scenario.Result {
 	file := scenario.Resolve(filepath.Dir(path), sc.File)
 	def, list := Load(file)
 	if def == nil {
-		r.Failf("the game file is invalid:\n%s", listText(list))
+		r.Failf("the game file is invalid:\n%s", list.String())
 		return r
 	}
 	players := sc.Players
@@ -116,12 +115,6 @@ func defaultPlayers(def *Definition) []string {
 		out = append(out, fmt.Sprintf("Player %d", i+1))
 	}
 	return out
-}
-
-func listText(l diag.List) string {
-	var b strings.Builder
-	l.Print(&b)
-	return b.String()
 }
 
 // play answers the match's questions as the scenario says.

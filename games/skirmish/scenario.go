@@ -73,9 +73,7 @@ func RunScenario(path string, data []byte) *scenario.Result {
 	encPath := scenario.Resolve(filepath.Dir(path), sc.Encounter)
 	enc, diags := LoadEncounter(encPath)
 	if enc == nil {
-		var b strings.Builder
-		diags.Errors().Print(&b)
-		res.Failf("the encounter has errors:\n%s", b.String())
+		res.Failf("the encounter has errors:\n%s", diags.Errors())
 		return res
 	}
 	m, err := NewMatch(enc, sc.Seed, sc.Dice)
