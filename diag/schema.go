@@ -61,7 +61,8 @@ func MustCompileSchema(url string, data []byte) *Schema {
 // MustDef compiles one definition of the schema ("#/$defs/name"), to
 // check a part of a file on its own. Like MustCompileSchema, it panics if
 // the definition does not compile. The definition shares the schema's
-// Special.
+// Special. Compile definitions while setting up, before files are checked:
+// MustDef changes the compiler the schema shares with them.
 func (s *Schema) MustDef(name string) *Schema {
 	d := *s
 	d.compiled = s.mustCompile(s.url + "#/$defs/" + name)
