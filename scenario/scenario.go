@@ -173,9 +173,9 @@ func ExpectSet[T any](r *Result, what string, got T, want *T) {
 }
 
 // Each checks expectations keyed by name (a player, a drone, a tile), in
-// the order of the names: check gets each name with what is expected of
-// it. A name that is not among names fails as "what: no NOUN "name"",
-// with the closest name there is.
+// sorted order (Go maps have none): check gets each name with what is
+// expected of it. A name that is not among names fails as
+// `what: no NOUN "name"`, with the closest name there is.
 func Each[V any](r *Result, what, noun string, want map[string]V, names []string, check func(name string, want V)) {
 	for _, name := range slices.Sorted(maps.Keys(want)) {
 		if !slices.Contains(names, name) {
