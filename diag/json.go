@@ -26,6 +26,14 @@ func (e *JSONError) Error() string { return "invalid JSON: " + e.Problem }
 // value (a syntax error, a file that ends too soon, more data after the
 // value) is a *JSONError that says where.
 func DecodeJSON(data []byte) (any, error) {
+	v, err := decode(data)
+	if err != nil {
+		return nil, err // not a nil *JSONError in an error
+	}
+	return v, nil
+}
+
+func decode(data []byte) (any, *JSONError) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -56,21 +64,16 @@ func DecodeJSON(data []byte) (any, error) {
 // JSON value, it reports the error at the character at fault and returns
 // false.
 func (r *Reporter) DecodeJSON(data []byte) (any, bool) {
-	v, err := DecodeJSON(data)
+	v, err := decode(data)
 	if err == nil {
 		return v, true
-	}
-	var je *JSONError
-	if !errors.As(err, &je) {
-		r.Errorf("", "%v", err)
-		return nil, false
 	}
 	loc := r.loc
 	if loc == nil {
 		loc = NewLocator(data)
 	}
-	line, col := loc.Position(je.Offset)
-	r.At(Error, "", line, col, je.Error())
+	line, col := loc.Position(err.Offset)
+	r.At(Error, "", line, col, err.Error())
 	return nil, false
 }
 
