@@ -100,6 +100,13 @@ func (l List) Print(w io.Writer) {
 	}
 }
 
+// String returns the list as Print writes it, one diagnostic a line.
+func (l List) String() string {
+	var b strings.Builder
+	l.Print(&b)
+	return b.String()
+}
+
 // PrintJSON writes the list as a JSON array (an empty list is []).
 func (l List) PrintJSON(w io.Writer) error {
 	if l == nil {
@@ -165,10 +172,7 @@ func Pointer(tokens ...any) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		s := fmt.Sprint(t)
-		s = strings.ReplaceAll(s, "~", "~0")
-		s = strings.ReplaceAll(s, "/", "~1")
-		b.WriteString(s)
+		b.WriteString(Escape(fmt.Sprint(t)))
 	}
 	return b.String()
 }

@@ -59,4 +59,10 @@ func TestReporterFormat(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
+	if r.List.String() != want {
+		t.Errorf("String() = %q", r.List.String())
+	}
+	if got := Pointer("a/b", "~c") + "/" + Escape("d/e"); got != "/a~1b/~0c/d~1e" {
+		t.Errorf("pointer %q", got)
+	}
 }

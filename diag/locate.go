@@ -138,7 +138,7 @@ func (s *scanner) value(ptr string, depth int) {
 				return
 			}
 			s.pos++
-			s.value(ptr+"/"+escape(key), depth+1)
+			s.value(ptr+"/"+Escape(key), depth+1)
 			s.ws()
 			if s.pos < len(s.data) && s.data[s.pos] == ',' {
 				s.pos++
@@ -216,7 +216,9 @@ func (s *scanner) str() (string, bool) {
 	return "", false
 }
 
-func escape(key string) string {
+// Escape escapes one JSON pointer token: "~" as "~0" and "/" as "~1"
+// (RFC 6901).
+func Escape(key string) string {
 	if !strings.ContainsAny(key, "~/") {
 		return key
 	}

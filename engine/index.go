@@ -341,15 +341,8 @@ func relates(t *Instance, ev *Event) bool {
 func (x *Index) appendState(b []byte) []byte {
 	for i := range x.inst {
 		t := &x.inst[i]
-		b = appendInts(b, int64(t.ID), int64(t.Reactor), int64(t.Controller), int64(t.Location), t.Pos,
-			boolInt(t.alive), t.usedRound, int64(t.uses))
+		b = AppendVarints(b, int64(t.ID), int64(t.Reactor), int64(t.Controller), int64(t.Location), t.Pos,
+			Bit(t.alive), t.usedRound, int64(t.uses))
 	}
 	return b
-}
-
-func boolInt(v bool) int64 {
-	if v {
-		return 1
-	}
-	return 0
 }

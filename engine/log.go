@@ -97,12 +97,40 @@ func (m *Match) TriggerName(id TriggerID) string {
 // location, amount, data, parent; firings: trigger, reactor, source, event,
 // effects).
 func (m *Match) WriteJSONL(w io.Writer, from int) error {
+	return m.WriteJSONLWith(w, from, nil)
+}
+
+// WriteJSONLWith writes the log like WriteJSONL, with members a game adds
+// to each record (the space a firing is at, the text of an event): more,
+// if not nil, gets each record's object without its closing brace and
+// returns it with the members appended (`,"name":value`…).
+func (m *Match) WriteJSONLWith(w io.Writer, from int, more func(b []byte, i int, r *Record) []byte) error {
 	bw := bufio.NewWriter(w)
+	var b []byte
 	for i := from; i < len(m.records); i++ {
-		bw.Write(m.AppendJSON(nil, i))
-		bw.WriteByte('\n')
+		b = m.AppendJSON(b[:0], i)
+		if more != nil {
+			b = append(more(b[:len(b)-1], i, &m.records[i]), '}')
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
 	}
 	return bw.Flush()
+}
+
+// Transcribe makes a game's own log (readable lines, entries for a page)
+// from the match's records from index from on: f turns record i into an
+// item, or returns false to leave it out.
+func Transcribe[T any](m *Match, from int, f func(i int, r Record) (T, bool)) []T {
+	out := make([]T, 0, max(0, len(m.records)-from))
+	for i := max(from, 0); i < len(m.records); i++ {
+		if x, ok := f(i, m.records[i]); ok {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // AppendJSON appends the JSON object of log record i to b.

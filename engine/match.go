@@ -2,12 +2,12 @@ package engine
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tabulagames/tabula/engine/rng"
 )
@@ -125,6 +125,33 @@ type Match struct {
 	ctx      Ctx
 	scratch  []TriggerID
 	lastAsk  askCache
+}
+
+// CheckPlayers checks the names of a match's players, as games take them
+// from a command line or a lobby: each must have one, and no two the same.
+func CheckPlayers(players []string) error {
+	seen := make(map[string]bool, len(players))
+	for _, name := range players {
+		if strings.TrimSpace(name) == "" {
+			return fmt.Errorf("a player needs a name")
+		}
+		if seen[name] {
+			return fmt.Errorf("two players are called %q", name)
+		}
+		seen[name] = true
+	}
+	return nil
+}
+
+// Replay applies a match's commands again, in order, as a stored match is
+// rebuilt; the error names the first command refused, by its index.
+func Replay[C any](cmds []C, apply func(C) error) error {
+	for i, c := range cmds {
+		if err := apply(c); err != nil {
+			return fmt.Errorf("command %d (%+v): %w", i, c, err)
+		}
+	}
+	return nil
 }
 
 // NewMatch starts a match of the given rules on a game state, with a master
@@ -774,7 +801,7 @@ func (m *Match) Hash() string {
 	}
 	b = m.RNG.AppendState(b)
 	b = m.Index.appendState(b)
-	b = appendInts(b, int64(m.chain), m.round, int64(len(m.Events)), int64(len(m.records)), boolInt(m.hasSuspended))
+	b = AppendVarints(b, int64(m.chain), m.round, int64(len(m.Events)), int64(len(m.records)), Bit(m.hasSuspended))
 	for i := range m.stack {
 		b = appendTask(b, &m.stack[i])
 	}
@@ -784,7 +811,7 @@ func (m *Match) Hash() string {
 	if m.hasSuspended {
 		b = appendTask(b, &m.suspended)
 		for i, d := range m.asked {
-			b = appendInts(b, int64(d.Player), int64(len(d.Options)), boolInt(m.answered[i]), int64(m.answers[i].Choice))
+			b = AppendVarints(b, int64(d.Player), int64(len(d.Options)), Bit(m.answered[i]), int64(m.answers[i].Choice))
 			b = append(b, d.Kind...)
 		}
 	}
@@ -793,13 +820,6 @@ func (m *Match) Hash() string {
 }
 
 func appendTask(b []byte, t *task) []byte {
-	return appendInts(b, int64(t.kind), int64(t.effect), int64(t.event), int64(t.trig), int64(t.depth),
+	return AppendVarints(b, int64(t.kind), int64(t.effect), int64(t.event), int64(t.trig), int64(t.depth),
 		int64(t.react), int64(t.call.ID), int64(t.prio), int64(t.tier), t.pos, t.seq)
-}
-
-func appendInts(b []byte, vs ...int64) []byte {
-	for _, v := range vs {
-		b = binary.AppendVarint(b, v)
-	}
-	return b
 }

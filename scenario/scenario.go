@@ -12,12 +12,15 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tabulagames/tabula/diag"
 )
 
 // Suffixes are the file name endings of scenario files.
@@ -80,6 +83,35 @@ func Game(data []byte) (string, error) {
 	return head.Game, nil
 }
 
+// Open starts running a scenario file: it decodes data into sc (Decode)
+// and returns the scenario's result, named after its "name" (or the file's
+// name). If the file does not decode, ok is false and the result says why.
+func Open(path string, data []byte, sc any) (r *Result, ok bool) {
+	r = &Result{File: path, Name: filepath.Base(path)}
+	if err := Decode(data, sc); err != nil {
+		r.Failf("cannot read the scenario: %v", err)
+		return r, false
+	}
+	var head struct {
+		Name string `yaml:"name"`
+	}
+	if yaml.Unmarshal(data, &head) == nil && head.Name != "" {
+		r.Name = head.Name
+	}
+	return r, true
+}
+
+// Resolve returns the path of a file a scenario names (its game file):
+// ${VAR} and $VAR are read from the environment (${TABULA_SHARED}/…), and
+// a relative path is relative to dir, the scenario file's folder.
+func Resolve(dir, file string) string {
+	file = os.ExpandEnv(file)
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(dir, file)
+}
+
 // Decode reads a scenario file (YAML, or JSON, which is YAML too) into v.
 // Unknown fields are errors, so that a misspelt expectation is not silently
 // ignored.
@@ -129,6 +161,59 @@ func (r *Result) String() string {
 func (r *Result) Expect(what string, got, want any) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		r.Failf("%s: got %v, want %v", what, got, want)
+	}
+}
+
+// ExpectSet is Expect for an optional expectation: it checks only when
+// want is set.
+func ExpectSet[T any](r *Result, what string, got T, want *T) {
+	if want != nil {
+		r.Expect(what, got, *want)
+	}
+}
+
+// Each checks expectations keyed by name (a player, a drone, a tile), in
+// sorted order (Go maps have none): check gets each name with what is
+// expected of it. A name that is not among names fails as
+// `what: no NOUN "name"`, with the closest name there is.
+func Each[V any](r *Result, what, noun string, want map[string]V, names []string, check func(name string, want V)) {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		if !slices.Contains(names, name) {
+			r.Failf("%s: no %s %q%s", what, noun, name, diag.DidYouMean(name, names))
+			continue
+		}
+		check(name, want[name])
+	}
+}
+
+// maxShown is how many lines of a log a failure shows.
+const maxShown = 40
+
+// ExpectInOrder checks that the lines of want appear in got in this order,
+// other lines allowed between them (such as the lines of a log that
+// matter). A failure names the first line missing and shows got from where
+// that line was looked for.
+func (r *Result) ExpectInOrder(what string, got, want []string) {
+	at := 0
+	for i, line := range want {
+		j := slices.Index(got[at:], line)
+		if j >= 0 {
+			at += j + 1
+			continue
+		}
+		rest := got[at:]
+		where := fmt.Sprintf("; the %s is:", what)
+		if i > 0 {
+			where = fmt.Sprintf(" after %q; from there the %s is:", want[i-1], what)
+		}
+		switch {
+		case len(rest) == 0:
+			rest = []string{"(nothing more)"}
+		case len(rest) > maxShown:
+			rest = append(slices.Clone(rest[:maxShown]), fmt.Sprintf("… (%d lines more)", len(rest)-maxShown))
+		}
+		r.Failf("%s: no line %q%s\n%s", what, line, where, strings.Join(rest, "\n"))
+		return
 	}
 }
 

@@ -1,12 +1,9 @@
 package lanes
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/tabulagames/tabula/scenario"
 )
 
 // midGame is a board in the middle of a game: about 50 cards in each deck,
@@ -88,15 +85,7 @@ func TestCascadeAllocations(t *testing.T) {
 // triggers, the game's own effects, a match built and set up per
 // operation (like the core's BenchmarkChaosCascade), one move.
 func BenchmarkChaosCascade(b *testing.B) {
-	path := filepath.Join(examples, "03-chaos-cascade.scenario.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var sc Scenario
-	if err := scenario.Decode(data, &sc); err != nil {
-		b.Fatal(err)
-	}
+	sc := readScenario(b, filepath.Join(examples, "03-chaos-cascade.scenario.yaml"))
 	def, err := sc.game(examples)
 	if err != nil {
 		b.Fatal(err)

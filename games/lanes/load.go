@@ -1,15 +1,11 @@
 package lanes
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -17,8 +13,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 //go:embed lanes.json
@@ -44,19 +38,13 @@ func BuiltinData() []byte { return builtinJSON }
 var builtin = sync.OnceValue(func() *Def {
 	def, diags := Load(BuiltinFile, builtinJSON)
 	if def == nil {
-		panic("lanes: the embedded game file is invalid:\n" + listString(diags))
+		panic("lanes: the embedded game file is invalid:\n" + diags.String())
 	}
 	return def
 })
 
 // Builtin returns the embedded game, loaded once.
 func Builtin() *Def { return builtin() }
-
-func listString(l diag.List) string {
-	var b strings.Builder
-	l.Print(&b)
-	return b.String()
-}
 
 // Detect reports whether a file's contents are a lanes game file: a JSON
 // object whose "game" is "lanes".
@@ -74,72 +62,26 @@ func Detect(data []byte) bool {
 
 var gameField = regexp.MustCompile(`"game"\s*:\s*"lanes"`)
 
-var schemas = sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
-	doc, err := decodeJSON(schemaJSON)
-	if err != nil {
-		panic("lanes: schema: " + err.Error())
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://tabula.invalid/lanes-1.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		panic("lanes: schema: " + err.Error())
-	}
-	return c.MustCompile(url), c.MustCompile(url + "#/$defs/extension")
+// schemas are the schema of game files and that of a scenario's
+// definitions (#/$defs/extension), compiled once.
+var schemas = sync.OnceValues(func() (*diag.Schema, *diag.Schema) {
+	full := diag.MustCompileSchema("https://tabula.invalid/lanes-1.schema.json", schemaJSON)
+	full.Special = triggerNameFailure
+	return full, full.MustDef("extension")
 })
 
-// schemaProperties are every property name the schema knows, for "did
-// you mean" on a misspelt one.
-var schemaProperties = sync.OnceValue(func() []string {
-	var doc any
-	json.Unmarshal(schemaJSON, &doc)
-	seen := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if props, ok := v["properties"].(map[string]any); ok {
-				for k := range props {
-					seen[k] = true
-				}
-			}
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
+// triggerNameFailure words a trigger name that is neither built in (the
+// schema's enum) nor the file's own (its pattern).
+func triggerNameFailure(e *jsonschema.ValidationError) (string, bool) {
+	if _, ok := e.ErrorKind.(*kind.AnyOf); ok {
+		for _, c := range e.Causes {
+			if en, ok := c.ErrorKind.(*kind.Enum); ok {
+				return diag.SchemaMessage(en) + "; or declare it in triggerTypes", true
 			}
 		}
 	}
-	walk(doc)
-	var names []string
-	for k := range seen {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-})
-
-// decodeJSON decodes a document keeping numbers exact, as the schema
-// validator wants, and refuses anything after the top-level value.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &trailingError{offset: dec.InputOffset()}
-	}
-	return doc, nil
+	return "", false
 }
-
-// trailingError is data after a document's top-level value.
-type trailingError struct{ offset int64 }
-
-// Error implements error.
-func (e *trailingError) Error() string { return "unexpected data after the top-level value" }
 
 // reporter receives the problems found in game data.
 type reporter interface {
@@ -153,22 +95,12 @@ type reporter interface {
 // returns the game, or nil and every problem found, each at its place.
 func Load(file string, data []byte) (*Def, diag.List) {
 	r := diag.NewReporter(file, data)
-	doc, err := decodeJSON(data)
-	if err != nil {
-		var se *json.SyntaxError
-		var te *trailingError
-		line, col := 1, 1
-		switch {
-		case errors.As(err, &se):
-			line, col = diag.NewLocator(data).Position(int(max(se.Offset-1, 0)))
-		case errors.As(err, &te):
-			line, col = diag.NewLocator(data).Position(int(te.offset))
-		}
-		r.At(diag.Error, "", line, col, "not valid JSON: "+err.Error())
+	doc, ok := r.DecodeJSON(data)
+	if !ok {
 		return nil, r.List
 	}
 	full, _ := schemas()
-	schemaErrors(full.Validate(doc), r)
+	full.Check(r, doc)
 	bad := len(r.List)
 	var f fileData
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -191,7 +123,8 @@ func Load(file string, data []byte) (*Def, diag.List) {
 }
 
 // quiet passes diagnostics on, except those at or below a place that
-// already has one.
+// already has one, or at the object of a member that has one (the schema
+// reports a missing or unknown member at the member).
 type quiet struct {
 	r    *diag.Reporter
 	near diag.List
@@ -200,6 +133,9 @@ type quiet struct {
 func (q *quiet) covered(ptr string) bool {
 	for _, d := range q.near {
 		if ptr == d.Pointer || strings.HasPrefix(ptr, d.Pointer+"/") {
+			return true
+		}
+		if member, ok := strings.CutPrefix(d.Pointer, ptr+"/"); ok && !strings.Contains(member, "/") {
 			return true
 		}
 	}
@@ -219,99 +155,6 @@ func (q *quiet) Warnf(ptr, format string, args ...any) {
 		q.r.Warnf(ptr, format, args...)
 	}
 }
-
-// schemaErrors turns the validator's errors into diagnostics, one per
-// failed keyword, with a hint where one helps.
-func schemaErrors(err error, r reporter) {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		if err != nil {
-			r.Errorf("", "%v", err)
-		}
-		return
-	}
-	seen := map[string]bool{}
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if k, ok := e.ErrorKind.(*kind.AnyOf); ok && k != nil && len(e.Causes) > 0 {
-			// A trigger name: built-in (enum) or the file's own (pattern).
-			for _, c := range e.Causes {
-				if en, ok := c.ErrorKind.(*kind.Enum); ok {
-					report(e.InstanceLocation, enumMessage(en)+"; or declare it in triggerTypes", r, seen)
-					return
-				}
-			}
-		}
-		if len(e.Causes) == 0 {
-			report(e.InstanceLocation, leafMessage(e), r, seen)
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-}
-
-func report(loc []string, msg string, r reporter, seen map[string]bool) {
-	tokens := make([]any, len(loc))
-	for i, t := range loc {
-		tokens[i] = t
-	}
-	ptr := diag.Pointer(tokens...)
-	if key := ptr + "\x00" + msg; !seen[key] {
-		seen[key] = true
-		r.Errorf(ptr, "%s", msg)
-	}
-}
-
-func leafMessage(e *jsonschema.ValidationError) string {
-	switch k := e.ErrorKind.(type) {
-	case *kind.Enum:
-		return enumMessage(k)
-	case *kind.AdditionalProperties:
-		var parts []string
-		for _, p := range k.Properties {
-			parts = append(parts, fmt.Sprintf("unknown property %q%s", p, diag.DidYouMean(p, schemaProperties())))
-		}
-		return strings.Join(parts, "; ")
-	case *kind.Required:
-		return "missing " + strings.Join(quoteAll(k.Missing), ", ")
-	case *kind.Const:
-		return fmt.Sprintf("must be %v", jsonText(k.Want))
-	case *kind.Type:
-		return fmt.Sprintf("is a %s; it must be a %s", k.Got, strings.Join(k.Want, " or "))
-	}
-	return e.ErrorKind.LocalizedString(printer)
-}
-
-func enumMessage(k *kind.Enum) string {
-	var want []string
-	for _, w := range k.Want {
-		want = append(want, fmt.Sprint(w))
-	}
-	got := fmt.Sprint(k.Got)
-	return fmt.Sprintf("%s is not one of %s%s", jsonText(k.Got), strings.Join(want, ", "), diag.DidYouMean(got, want))
-}
-
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-func quoteAll(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = fmt.Sprintf("%q", n)
-	}
-	return out
-}
-
-// printer formats the validator's own messages.
-var printer = message.NewPrinter(language.English)
 
 // builder checks a decoded game file and compiles it.
 type builder struct {

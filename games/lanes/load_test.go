@@ -13,7 +13,7 @@ import (
 func TestBuiltinIsValid(t *testing.T) {
 	def, diags := Load(BuiltinFile, BuiltinData())
 	if def == nil || len(diags) > 0 {
-		t.Fatalf("the embedded game has problems:\n%s", listString(diags))
+		t.Fatalf("the embedded game has problems:\n%s", diags.String())
 	}
 	if got := len(def.Drones); got != 15 {
 		t.Errorf("%d drones, want the plan's 15", got)
@@ -92,12 +92,15 @@ func TestLoadErrors(t *testing.T) {
 		message string
 	}{
 		{"syntax", func(*testing.T) []byte { return []byte("{\"game\": \"lanes\",\n  \"version\": 1,,\n}") },
-			"", "not valid JSON"},
+			"", "invalid JSON: invalid character ','"},
 		{"trailing data", func(*testing.T) []byte { return append(bytes.Clone(BuiltinData()), "{}"...) },
-			"", "unexpected data after the top-level value"},
+			"", "invalid JSON: more data after the end of the document"},
 		{"misspelt trigger", func(t *testing.T) []byte {
 			return edit(t, func(g map[string]any) { ability(g, "Odin")["trigger"] = "ON_CARD_DRAW" })
 		}, "/drones/5/abilities/0/trigger", "unknown trigger ON_CARD_DRAW (did you mean ON_CARD_DRAWN?)"},
+		{"trigger name in lower case", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) { ability(g, "Odin")["trigger"] = "on_card_drawn" })
+		}, "/drones/5/abilities/0/trigger", `not "on_card_drawn" (did you mean ON_CARD_DRAWN?); or declare it in triggerTypes`},
 		{"owner on a self trigger", func(t *testing.T) []byte {
 			return edit(t, func(g map[string]any) { ability(g, "Osiris")["triggerOwner"] = "CONTROLLER" })
 		}, "/drones/4/abilities/0/triggerOwner", "ON_MOVE is a self trigger"},
@@ -115,7 +118,7 @@ func TestLoadErrors(t *testing.T) {
 				e := ability(g, "Proximity Mine")["effects"].([]any)[0].(map[string]any)
 				e["valeu"] = e["value"]
 			})
-		}, "/drones/11/abilities/0/effects/0", `unknown property "valeu" (did you mean value?)`},
+		}, "/drones/11/abilities/0/effects/0/valeu", `unknown member "valeu" (did you mean value?)`},
 		{"unknown effect", func(t *testing.T) []byte {
 			return edit(t, func(g map[string]any) {
 				card(g, "Intel_Report")["effects"].([]any)[0].(map[string]any)["type"] = "DRAWW"
@@ -213,7 +216,7 @@ func TestLoadErrors(t *testing.T) {
 					return
 				}
 			}
-			t.Errorf("no error at %q containing %q; got:\n%s", tc.pointer, tc.message, listString(diags))
+			t.Errorf("no error at %q containing %q; got:\n%s", tc.pointer, tc.message, diags.String())
 		})
 	}
 }
@@ -228,7 +231,7 @@ func TestAllErrorsAtOnce(t *testing.T) {
 	})
 	_, diags := Load("game.json", data)
 	if len(diags) != 3 {
-		t.Errorf("%d diagnostics, want 3:\n%s", len(diags), listString(diags))
+		t.Errorf("%d diagnostics, want 3:\n%s", len(diags), diags.String())
 	}
 }
 

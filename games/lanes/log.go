@@ -1,7 +1,6 @@
 package lanes
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -40,14 +39,10 @@ func (m *Match) Trace(from int) []string {
 // indented by chain depth: what happened, and each trigger that fired with
 // what it does.
 func (m *Match) Readable(from int) []string {
-	var out []string
-	recs := m.E.Records()
-	for i := from; i < len(recs); i++ {
-		if line := m.recordText(i); line != "" {
-			out = append(out, strings.Repeat("  ", int(recs[i].Depth))+line)
-		}
-	}
-	return out
+	return engine.Transcribe(m.E, from, func(i int, r engine.Record) (string, bool) {
+		line := m.recordText(i)
+		return strings.Repeat("  ", int(r.Depth)) + line, line != ""
+	})
 }
 
 // recordText is the readable line of one record, or "" for records a
@@ -164,13 +159,7 @@ func (m *Match) eventText(ev *engine.Event) string {
 // "drone", "ability", "trigger", "description" and "lane" a UI shows when
 // it animates the cascade.
 func (m *Match) WriteJSONL(w io.Writer, from int) error {
-	bw := bufio.NewWriter(w)
-	recs := m.E.Records()
-	var b []byte
-	for i := from; i < len(recs); i++ {
-		b = m.E.AppendJSON(b[:0], i)
-		b = b[:len(b)-1] // reopen the object
-		r := &recs[i]
+	return m.E.WriteJSONLWith(w, from, func(b []byte, _ int, r *engine.Record) []byte {
 		switch r.Kind {
 		case engine.RecEvent:
 			if txt := m.eventText(&m.E.Events[r.Event]); txt != "" {
@@ -189,10 +178,8 @@ func (m *Match) WriteJSONL(w io.Writer, from int) error {
 				b = appendField(b, "kindName", "TRIGGER_FIRED")
 			}
 		}
-		b = append(b, '}', '\n')
-		bw.Write(b)
-	}
-	return bw.Flush()
+		return b
+	})
 }
 
 func appendField(b []byte, name, value string) []byte {

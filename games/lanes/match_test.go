@@ -3,7 +3,6 @@ package lanes
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -87,15 +86,7 @@ func TestBotGamesEnd(t *testing.T) {
 // needs to animate a cascade: chain, depth, the drone and its board and
 // lane, the ability and what it does.
 func TestFiringRecords(t *testing.T) {
-	path := filepath.Join(examples, "03-chaos-cascade.scenario.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sc Scenario
-	if err := scenario.Decode(data, &sc); err != nil {
-		t.Fatal(err)
-	}
+	sc := readScenario(t, filepath.Join(examples, "03-chaos-cascade.scenario.yaml"))
 	run, err := sc.Start(examples)
 	if err != nil {
 		t.Fatal(err)

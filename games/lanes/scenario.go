@@ -162,14 +162,10 @@ type SectionExpect struct {
 // RunScenario runs a lanes scenario file and reports every expectation
 // that failed.
 func RunScenario(path string, data []byte) *scenario.Result {
-	r := &scenario.Result{File: path, Name: path}
 	var sc Scenario
-	if err := scenario.Decode(data, &sc); err != nil {
-		r.Failf("reading the scenario: %v", err)
+	r, ok := scenario.Open(path, data, &sc)
+	if !ok {
 		return r
-	}
-	if sc.Name != "" {
-		r.Name = sc.Name
 	}
 	run, err := sc.Start(filepath.Dir(path))
 	if err != nil {
@@ -226,7 +222,7 @@ func (sc *Scenario) StartWith(def *Def) (*ScenarioRun, error) {
 func (sc *Scenario) game(dir string) (*Def, error) {
 	file, data := BuiltinFile, BuiltinData()
 	if sc.Data != "" {
-		file = filepath.Join(dir, sc.Data)
+		file = scenario.Resolve(dir, sc.Data)
 		var err error
 		if data, err = os.ReadFile(file); err != nil {
 			return nil, fmt.Errorf("data: %v", err)
@@ -235,7 +231,7 @@ func (sc *Scenario) game(dir string) (*Def, error) {
 	if sc.Define == nil {
 		def, diags := Load(file, data)
 		if def == nil {
-			return nil, fmt.Errorf("the game file is invalid:\n%s", listString(diags))
+			return nil, fmt.Errorf("the game file is invalid:\n%s", diags.String())
 		}
 		return def, nil
 	}
@@ -245,13 +241,13 @@ func (sc *Scenario) game(dir string) (*Def, error) {
 	if err != nil {
 		return nil, fmt.Errorf("define: %v", err)
 	}
-	doc, err := decodeJSON(js)
+	doc, err := diag.DecodeJSON(js)
 	if err != nil {
 		return nil, fmt.Errorf("define: %v", err)
 	}
 	col := &collector{prefix: "/define"}
 	_, ext := schemas()
-	schemaErrors(ext.Validate(doc), col)
+	ext.Check(col, doc)
 	if col.errs() {
 		return nil, col.err()
 	}
@@ -553,51 +549,45 @@ func (run *ScenarioRun) Check(r *scenario.Result) {
 		}
 		r.Expect("deepest firing", deepest, *x.Deepest)
 	}
-	for _, label := range sortedKeys(x.Drones) {
-		want := x.Drones[label]
-		d, err := run.drone(label)
-		if err != nil {
-			r.Failf("drones: %v", err)
-			continue
-		}
-		expectInt(r, label+" attack", d.Attack(), want.Attack)
-		expectInt(r, label+" hull", d.Hull, want.Hull)
-		expectInt(r, label+" shields", d.Shields, want.Shields)
-		expectInt(r, label+" speed", d.Speed(), want.Speed)
-		expectInt(r, label+" lane", d.Lane, want.Lane)
-		expectInt(r, label+" drew", d.Drew, want.Drew)
-		expectInt(r, label+" energyGained", d.EnergyGained, want.EnergyGained)
-		expectBool(r, label+" exhausted", d.Exhausted, want.Exhausted)
-		expectBool(r, label+" destroyed", d.Destroyed, want.Destroyed)
-		expectBool(r, label+" marked", d.Marked, want.Marked)
+	var labels []string
+	for _, d := range s.Drones {
+		labels = append(labels, d.Label)
 	}
-	for _, name := range sortedKeys(x.Players) {
-		want := x.Players[name]
-		p, err := run.player(name)
-		if err != nil {
-			r.Failf("players: %v", err)
-			continue
-		}
+	scenario.Each(r, "drones", "drone", x.Drones, labels, func(label string, want DroneExpect) {
+		d, _ := run.drone(label)
+		scenario.ExpectSet(r, label+" attack", d.Attack(), want.Attack)
+		scenario.ExpectSet(r, label+" hull", d.Hull, want.Hull)
+		scenario.ExpectSet(r, label+" shields", d.Shields, want.Shields)
+		scenario.ExpectSet(r, label+" speed", d.Speed(), want.Speed)
+		scenario.ExpectSet(r, label+" lane", d.Lane, want.Lane)
+		scenario.ExpectSet(r, label+" drew", d.Drew, want.Drew)
+		scenario.ExpectSet(r, label+" energyGained", d.EnergyGained, want.EnergyGained)
+		scenario.ExpectSet(r, label+" exhausted", d.Exhausted, want.Exhausted)
+		scenario.ExpectSet(r, label+" destroyed", d.Destroyed, want.Destroyed)
+		scenario.ExpectSet(r, label+" marked", d.Marked, want.Marked)
+	})
+	scenario.Each(r, "players", "player", x.Players, run.names[:], func(name string, want PlayerExpect) {
+		p, _ := run.player(name)
 		pl := &s.Players[p]
-		expectInt(r, name+" hand", len(pl.Hand), want.Hand)
-		expectInt(r, name+" deck", len(pl.Deck), want.Deck)
-		expectInt(r, name+" discard", len(pl.Discard), want.Discard)
-		expectInt(r, name+" energy", pl.Energy, want.Energy)
-		expectInt(r, name+" budget", pl.Budget, want.Budget)
-		expectInt(r, name+" threat", pl.Threat, want.Threat)
-		expectInt(r, name+" drawn", pl.Drawn, want.Drawn)
-		expectInt(r, name+" energyGained", pl.EnergyGained, want.EnergyGained)
-		expectInt(r, name+" ship damage", s.ShipDamage(p), want.Damage)
-		for _, sec := range sortedKeys(want.Sections) {
-			i := slices.IndexFunc(pl.Sections[:], func(x Section) bool { return x.Def.Name == sec })
-			if i < 0 {
-				r.Failf("%s has no section %q", name, sec)
-				continue
-			}
-			expectInt(r, name+" "+sec+" hull", pl.Sections[i].Hull, want.Sections[sec].Hull)
-			expectInt(r, name+" "+sec+" shields", pl.Sections[i].Shields, want.Sections[sec].Shields)
+		scenario.ExpectSet(r, name+" hand", len(pl.Hand), want.Hand)
+		scenario.ExpectSet(r, name+" deck", len(pl.Deck), want.Deck)
+		scenario.ExpectSet(r, name+" discard", len(pl.Discard), want.Discard)
+		scenario.ExpectSet(r, name+" energy", pl.Energy, want.Energy)
+		scenario.ExpectSet(r, name+" budget", pl.Budget, want.Budget)
+		scenario.ExpectSet(r, name+" threat", pl.Threat, want.Threat)
+		scenario.ExpectSet(r, name+" drawn", pl.Drawn, want.Drawn)
+		scenario.ExpectSet(r, name+" energyGained", pl.EnergyGained, want.EnergyGained)
+		scenario.ExpectSet(r, name+" ship damage", s.ShipDamage(p), want.Damage)
+		var sections []string
+		for _, sec := range pl.Sections {
+			sections = append(sections, sec.Def.Name)
 		}
-	}
+		scenario.Each(r, name+"'s sections", "section", want.Sections, sections, func(sec string, want SectionExpect) {
+			i := slices.Index(sections, sec)
+			scenario.ExpectSet(r, name+" "+sec+" hull", pl.Sections[i].Hull, want.Hull)
+			scenario.ExpectSet(r, name+" "+sec+" shields", pl.Sections[i].Shields, want.Shields)
+		})
+	})
 	if x.Turn != "" {
 		r.Expect("turn", s.Players[s.Turn].Name, x.Turn)
 	}
@@ -618,38 +608,10 @@ func (run *ScenarioRun) Check(r *scenario.Result) {
 		r.Expect("winner", got, x.Winner)
 	}
 	if len(x.Log) > 0 {
-		lines := m.Readable(run.From)
-		at := 0
-		for _, want := range x.Log {
-			for at < len(lines) && strings.TrimSpace(lines[at]) != want {
-				at++
-			}
-			if at == len(lines) {
-				r.Failf("log: no line %q (in order) in:\n%s", want, strings.Join(lines, "\n"))
-				break
-			}
-			at++
+		var lines []string
+		for _, line := range m.Readable(run.From) {
+			lines = append(lines, strings.TrimSpace(line))
 		}
+		r.ExpectInOrder("log", lines, x.Log)
 	}
-}
-
-func expectInt(r *scenario.Result, what string, got int, want *int) {
-	if want != nil {
-		r.Expect(what, got, *want)
-	}
-}
-
-func expectBool(r *scenario.Result, what string, got bool, want *bool) {
-	if want != nil {
-		r.Expect(what, got, *want)
-	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

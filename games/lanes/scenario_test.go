@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/scenario"
+	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
 
 // examples is the folder of the lanes scenario files, which `tabula test`
@@ -17,43 +18,37 @@ const examples = "../../examples/lanes"
 // TestScenarios runs every scenario file under examples/lanes, twice: the
 // second run must give the same log and state hash.
 func TestScenarios(t *testing.T) {
-	files, err := scenario.Find([]string{examples})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 20 {
-		t.Fatalf("found %d scenario files, want the plan's examples and the rules", len(files))
-	}
+	files := scenariotest.Run(t, examples, 20, RunScenario)
 	for _, f := range files {
-		t.Run(strings.TrimPrefix(f, examples+"/"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
+		var logs [2]bytes.Buffer
+		var hashes [2]string
+		for i := range 2 {
+			run, err := readScenario(t, f).Start(filepath.Dir(f))
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := RunScenario(f, data)
-			if !r.Passed() {
-				t.Fatal(r.String())
-			}
-			var logs [2]bytes.Buffer
-			var hashes [2]string
-			for i := range 2 {
-				var sc Scenario
-				if err := scenario.Decode(data, &sc); err != nil {
-					t.Fatal(err)
-				}
-				run, err := sc.Start(filepath.Dir(f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				run.Play(&scenario.Result{})
-				run.M.WriteJSONL(&logs[i], 0)
-				hashes[i] = run.M.E.Hash()
-			}
-			if hashes[0] != hashes[1] || !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) {
-				t.Error("two runs of the scenario differ")
-			}
-		})
+			run.Play(&scenario.Result{})
+			run.M.WriteJSONL(&logs[i], 0)
+			hashes[i] = run.M.E.Hash()
+		}
+		if hashes[0] != hashes[1] || !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) {
+			t.Errorf("%s: two runs of the scenario differ", f)
+		}
 	}
+}
+
+// readScenario reads a scenario file that must be readable.
+func readScenario(tb testing.TB, path string) *Scenario {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var sc Scenario
+	if err := scenario.Decode(data, &sc); err != nil {
+		tb.Fatal(err)
+	}
+	return &sc
 }
 
 // TestScenarioFailuresAreReported: a wrong expectation fails, with a diff.
@@ -67,8 +62,10 @@ func TestScenarioFailuresAreReported(t *testing.T) {
 		{"deepest: 6", "deepest: 5", "deepest firing: got 6, want 5"},
 		{"Thor: {attack: 2}", "Thor: {attack: 1}", "Thor attack: got 2, want 1"},
 		{"A: {drawn: 3", "A: {drawn: 4", "A drawn: got 3, want 4"},
+		{"Thor: {attack: 2}", "Thorr: {attack: 2}", `drones: no drone "Thorr" (did you mean Thor?)`},
+		{"A: {drawn: 3", "C: {drawn: 3", `players: no player "C"`},
 		{"to: 1}", "to: 4}", "command 1: rejected: MovedDrone can move only to an adjacent lane"},
-		{"value: 1}]}\n    - name: Loki", "valeu: 1}]}\n    - name: Loki", `unknown property "valeu"`},
+		{"value: 1}]}\n    - name: Loki", "valeu: 1}]}\n    - name: Loki", `/define/drones/0/abilities/0/effects/0/valeu: unknown member "valeu" (did you mean value?)`},
 		{"expect:", "expect:\n  bogus: 1", "field bogus not found"},
 	}
 	for _, tc := range tests {

@@ -303,11 +303,11 @@ func (s *State) removeFromLane(d *Drone) {
 
 // AppendCanonical encodes the whole state for the match's state hash.
 func (s *State) AppendCanonical(b []byte) []byte {
-	b = vints(b, int64(s.Round), int64(s.Phase), int64(s.First), int64(s.Turn), boolInt(s.Passed[0]), boolInt(s.Passed[1]),
-		int64(s.FirstPasser), boolInt(s.GoAgain), boolInt(s.NeedRound), int64(s.Winner), s.Order)
+	b = engine.AppendVarints(b, int64(s.Round), int64(s.Phase), int64(s.First), int64(s.Turn), engine.Bit(s.Passed[0]), engine.Bit(s.Passed[1]),
+		int64(s.FirstPasser), engine.Bit(s.GoAgain), engine.Bit(s.NeedRound), int64(s.Winner), s.Order)
 	for i := range s.Players {
 		p := &s.Players[i]
-		b = vints(b, int64(p.Energy), int64(p.Budget), int64(p.Threat), int64(p.Drawn), int64(p.EnergyGained))
+		b = engine.AppendVarints(b, int64(p.Energy), int64(p.Budget), int64(p.Threat), int64(p.Drawn), int64(p.EnergyGained))
 		for _, cards := range [][]int{p.Deck, p.Hand, p.Discard} {
 			b = binary.AppendUvarint(b, uint64(len(cards)))
 			for _, c := range cards {
@@ -321,31 +321,17 @@ func (s *State) AppendCanonical(b []byte) []byte {
 			}
 		}
 		for _, sec := range p.Sections {
-			b = vints(b, int64(sec.Hull), int64(sec.Shields))
+			b = engine.AppendVarints(b, int64(sec.Hull), int64(sec.Shields))
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Drones)))
 	for i := range s.Drones {
 		d := &s.Drones[i]
-		b = vints(b, int64(d.Kind.index), int64(d.Owner), int64(d.Lane), int64(d.Hull), int64(d.Shields),
-			boolInt(d.Exhausted), boolInt(d.Marked), boolInt(d.Destroyed), int64(d.Drew), int64(d.EnergyGained), int64(len(d.Mods)))
+		b = engine.AppendVarints(b, int64(d.Kind.index), int64(d.Owner), int64(d.Lane), int64(d.Hull), int64(d.Shields),
+			engine.Bit(d.Exhausted), engine.Bit(d.Marked), engine.Bit(d.Destroyed), int64(d.Drew), int64(d.EnergyGained), int64(len(d.Mods)))
 		for _, m := range d.Mods {
-			b = vints(b, int64(m.Stat), int64(m.Value), boolInt(m.Temporary))
+			b = engine.AppendVarints(b, int64(m.Stat), int64(m.Value), engine.Bit(m.Temporary))
 		}
 	}
 	return b
-}
-
-func vints(b []byte, vs ...int64) []byte {
-	for _, v := range vs {
-		b = binary.AppendVarint(b, v)
-	}
-	return b
-}
-
-func boolInt(v bool) int64 {
-	if v {
-		return 1
-	}
-	return 0
 }

@@ -68,15 +68,8 @@ func NewGame(def *Definition, players []string, opt Options) (*Game, error) {
 	if len(players) == 0 {
 		return nil, fmt.Errorf("a match needs at least one player")
 	}
-	seen := map[string]bool{}
-	for _, name := range players {
-		if strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("a player needs a name")
-		}
-		if seen[name] {
-			return nil, fmt.Errorf("two players are called %q", name)
-		}
-		seen[name] = true
+	if err := engine.CheckPlayers(players); err != nil {
+		return nil, err
 	}
 	s := &State{}
 	s.Players = make([]Player, len(players))
@@ -306,23 +299,15 @@ func (g *Game) FiringLine(f Firing) string {
 // engine's records, where each firing also says which space and event of
 // the board fired, its trigger and action, and for whom.
 func (g *Game) WriteLog(w io.Writer, from int) error {
-	var b []byte
-	for i := from; i < len(g.Match.Records()); i++ {
-		r := g.Match.Records()[i]
-		b = g.Match.AppendJSON(b[:0], i)
-		if r.Kind == engine.RecFired {
-			f := g.firing(i, r)
-			sp := &g.Def.Board.Spaces[f.Space]
-			b = b[:len(b)-1]
-			b = fmt.Appendf(b, `,"space":%q,"spaceName":%q,"spaceEvent":%d,"triggerType":%q,"action":%q,"player":%q}`,
-				sp.ID, sp.Name, f.Event, f.Trigger, f.Action, g.Players[f.Player])
+	return g.Match.WriteJSONLWith(w, from, func(b []byte, i int, r *engine.Record) []byte {
+		if r.Kind != engine.RecFired {
+			return b
 		}
-		b = append(b, '\n')
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-	}
-	return nil
+		f := g.firing(i, *r)
+		sp := &g.Def.Board.Spaces[f.Space]
+		return fmt.Appendf(b, `,"space":%q,"spaceName":%q,"spaceEvent":%d,"triggerType":%q,"action":%q,"player":%q`,
+			sp.ID, sp.Name, f.Event, f.Trigger, f.Action, g.Players[f.Player])
+	})
 }
 
 // Replay plays a match again from its commands, checking that each is
@@ -332,10 +317,5 @@ func Replay(def *Definition, players []string, opt Options, cmds []Command) (*Ga
 	if err != nil {
 		return nil, err
 	}
-	for i, c := range cmds {
-		if err := g.Apply(c); err != nil {
-			return g, fmt.Errorf("command %d (%+v): %w", i, c, err)
-		}
-	}
-	return g, nil
+	return g, engine.Replay(cmds, g.Apply)
 }

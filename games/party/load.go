@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tabulagames/tabula/diag"
 )
@@ -53,7 +51,7 @@ func Parse(file string, data []byte) (*Board, diag.List) {
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
-		pt.errorf("", "a board must be a JSON object, not %s", jsonKind(root))
+		pt.errorf("", "a board must be a JSON object, not %s", diag.JSONKind(root))
 		return p.finish(nil)
 	}
 	var b *Board
@@ -157,7 +155,6 @@ type spaceRef struct {
 type part struct {
 	file string
 	data []byte
-	loc  *diag.Locator
 	rep  *diag.Reporter
 	// schemaDiags are the JSON Schema's findings, merged with the
 	// loader's in finish.
@@ -167,90 +164,21 @@ type part struct {
 }
 
 func (p *parser) newPart(file string, data []byte) *part {
-	pt := &part{file: file, data: data, loc: diag.NewLocator(data), rep: diag.NewReporter(file, data)}
+	pt := &part{file: file, data: data, rep: diag.NewReporter(file, data)}
 	p.parts = append(p.parts, pt)
 	return pt
 }
 
-// decode reads the part's JSON, keeping numbers exact.
+// decode reads the part's JSON, keeping numbers exact; a syntax error is
+// reported where it is.
 func (pt *part) decode() (any, bool) {
-	dec := json.NewDecoder(bytes.NewReader(pt.data))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	if err == nil {
-		if _, err2 := dec.Token(); err2 != io.EOF {
-			line, col := pt.loc.Position(int(dec.InputOffset()))
-			pt.rep.At(diag.Error, "", line, col, "invalid JSON: more data after the end of the document")
-			return nil, false
-		}
-		pt.root = v
-		return v, true
-	}
-	off := int64(len(pt.data))
-	msg := err.Error()
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-		if off > 0 {
-			off-- // the offset is just past the offending byte
-		}
-	case errors.As(err, &te):
-		off = te.Offset
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		msg = "unexpected end of the file"
-	}
-	line, col := pt.loc.Position(int(off))
-	pt.rep.At(diag.Error, "", line, col, "invalid JSON: "+strings.TrimPrefix(msg, "json: "))
-	return nil, false
+	v, ok := pt.rep.DecodeJSON(pt.data)
+	pt.root = v
+	return v, ok
 }
 
 func (pt *part) errorf(ptr, format string, args ...any) { pt.rep.Errorf(ptr, format, args...) }
 func (pt *part) warnf(ptr, format string, args ...any)  { pt.rep.Warnf(ptr, format, args...) }
-
-// atString reports a problem at a character offset inside the JSON string
-// the pointer names, escapes included.
-func (pt *part) atString(sev diag.Severity, ptr string, offset int, msg string) {
-	start, ok := pt.loc.Offset(ptr)
-	if !ok || start >= len(pt.data) || pt.data[start] != '"' {
-		line, col := pt.rep.Position(ptr)
-		pt.rep.At(sev, ptr, line, col, msg)
-		return
-	}
-	i := start + 1
-	for n := 0; n < offset && i < len(pt.data) && pt.data[i] != '"'; n++ {
-		if pt.data[i] != '\\' {
-			_, size := utf8.DecodeRune(pt.data[i:])
-			i += size
-			continue
-		}
-		if i+1 < len(pt.data) && pt.data[i+1] == 'u' {
-			r := hexRune(pt.data[i+2:])
-			i += 6
-			// A surrogate pair is one character written as two escapes.
-			if r >= 0xD800 && r < 0xDC00 && i+1 < len(pt.data) && pt.data[i] == '\\' && pt.data[i+1] == 'u' {
-				i += 6
-			}
-			continue
-		}
-		i += 2
-	}
-	line, col := pt.loc.Position(i)
-	pt.rep.At(sev, ptr, line, col, msg)
-}
-
-func hexRune(b []byte) rune {
-	if len(b) < 4 {
-		return 0
-	}
-	n, err := strconv.ParseUint(string(b[:4]), 16, 32)
-	if err != nil {
-		return 0
-	}
-	return rune(n)
-}
 
 // finish checks the references between spaces, merges the JSON Schema's
 // findings with the loader's and returns the board, or nil if there are
@@ -302,28 +230,6 @@ func (pt *part) checkSchema() diag.List {
 	return out
 }
 
-// jsonKind names the kind of a decoded JSON value, with its article.
-func jsonKind(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "true or false"
-	case json.Number:
-		if _, err := v.Int64(); err == nil {
-			return "a whole number"
-		}
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // Field accessors. Each reads one member of an object; a missing member
 // (or null) gives ok == false silently, a member of the wrong kind gives
 // ok == false and an error at its pointer.
@@ -335,7 +241,7 @@ func (pt *part) str(m map[string]any, ptr, key string) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be a string, not %s", jsonKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be a string, not %s", diag.JSONKind(v))
 	}
 	return s, ok
 }
@@ -347,7 +253,7 @@ func (pt *part) obj(m map[string]any, ptr, key string) (map[string]any, bool) {
 	}
 	o, ok := v.(map[string]any)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be an object, not %s", jsonKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be an object, not %s", diag.JSONKind(v))
 	}
 	return o, ok
 }
@@ -359,7 +265,7 @@ func (pt *part) arr(m map[string]any, ptr, key string) ([]any, bool) {
 	}
 	a, ok := v.([]any)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be an array, not %s", jsonKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be an array, not %s", diag.JSONKind(v))
 	}
 	return a, ok
 }
@@ -371,7 +277,7 @@ func (pt *part) boolean(m map[string]any, ptr, key string) (bool, bool) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be true or false, not %s", jsonKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be true or false, not %s", diag.JSONKind(v))
 	}
 	return b, ok
 }
@@ -384,7 +290,7 @@ func (pt *part) num(m map[string]any, ptr, key string) (float64, bool) {
 	n, isNum := v.(json.Number)
 	f, err := n.Float64()
 	if !isNum || err != nil {
-		pt.errorf(ptr+"/"+esc(key), "must be a number, not %s", jsonKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be a number, not %s", diag.JSONKind(v))
 		return 0, false
 	}
 	return f, true
@@ -397,7 +303,7 @@ func (pt *part) whole(m map[string]any, ptr, key string) (int, bool) {
 	}
 	n, ok := wholeNumber(v)
 	if !ok {
-		pt.errorf(ptr+"/"+esc(key), "must be a whole number, not %s", jsonKind(v))
+		pt.errorf(ptr+"/"+diag.Escape(key), "must be a whole number, not %s", diag.JSONKind(v))
 	}
 	return n, ok
 }
@@ -433,7 +339,7 @@ func (pt *part) spaceID(v any, ptr string) (string, bool) {
 			return strconv.Itoa(n), true
 		}
 	}
-	pt.errorf(ptr, "a space id must be a string or a whole number, not %s", jsonKind(v))
+	pt.errorf(ptr, "a space id must be a string or a whole number, not %s", diag.JSONKind(v))
 	return "", false
 }
 
@@ -448,7 +354,7 @@ func (pt *part) checkKeys(m map[string]any, ptr, what string, known []string) {
 		if other, ok := otherFormatNames[k]; ok && slices.Contains(known, other) {
 			hint = fmt.Sprintf(": this format calls it %q", other)
 		}
-		pt.warnf(ptr+"/"+esc(k), "%s has no member %q; it is ignored%s", what, k, hint)
+		pt.warnf(ptr+"/"+diag.Escape(k), "%s has no member %q; it is ignored%s", what, k, hint)
 	}
 }
 
@@ -465,9 +371,6 @@ var otherFormatNames = map[string]string{
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
-
-// esc escapes one JSON pointer token.
-func esc(tok string) string { return strings.TrimPrefix(diag.Pointer(tok), "/") }
 
 // normalizeName is the original's normalisation of trigger, action and
 // priority names: upper-case, runs of white space become "_", and every

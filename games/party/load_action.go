@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
@@ -77,7 +76,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 	case map[string]any:
 		pl = pv
 	default:
-		pt.errorf(pptr, "a payload must be an object, not %s", jsonKind(pv))
+		pt.errorf(pptr, "a payload must be an object, not %s", diag.JSONKind(pv))
 		return Action{}, false
 	}
 	keys := payloadKeys[canon]
@@ -103,7 +102,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		}
 		msg, isStr := v.(string)
 		if !isStr || strings.TrimSpace(msg) == "" {
-			pt.errorf(pptr+"/message", "a prompt's message must be a non-empty string, not %s", describe(v))
+			pt.errorf(pptr+"/message", "a prompt's message must be a non-empty string, not %s", diag.Describe(v))
 			return a, false
 		}
 		good := true
@@ -114,7 +113,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 			} else {
 				good = false
 			}
-			pt.atString(sev, pptr+"/message", pr.Offset, pr.Message)
+			pt.rep.AtString(sev, pptr+"/message", pr.Offset, pr.Message)
 		}
 		a.Args = PromptArgs{Message: msg}
 		return a, good
@@ -126,7 +125,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		st, isStr := v.(string)
 		if !isStr || !slices.Contains(PlayerStates, st) {
 			pt.errorf(pptr+"/state", "state %s is not a player state%s; the states are %s",
-				describe(v), diag.DidYouMean(fmt.Sprint(v), PlayerStates), strings.Join(PlayerStates, ", "))
+				diag.Describe(v), diag.DidYouMean(fmt.Sprint(v), PlayerStates), strings.Join(PlayerStates, ", "))
 			return a, false
 		}
 		a.Args = StateArgs{State: st}
@@ -137,7 +136,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		}
 		n, ok := wholeNumber(v)
 		if !ok {
-			pt.errorf(pptr+"/steps", "steps must be a whole number (negative to go back), not %s", describe(v))
+			pt.errorf(pptr+"/steps", "steps must be a whole number (negative to go back), not %s", diag.Describe(v))
 			return a, false
 		}
 		if n == 0 {
@@ -176,7 +175,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		case json.Number:
 			args.Target = t.String()
 		default:
-			pt.errorf(pptr+"/targetPlayerId", "targetPlayerId must be a player's name or seat number, not %s", jsonKind(t))
+			pt.errorf(pptr+"/targetPlayerId", "targetPlayerId must be a player's name or seat number, not %s", diag.JSONKind(t))
 			return a, false
 		}
 		a.Args = args
@@ -194,7 +193,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		}
 		stat, isStr := sv.(string)
 		if !isStr || strings.TrimSpace(stat) == "" {
-			pt.errorf(pptr+"/"+statKey, "%s must be the name of a stat, such as \"drinks\", not %s", statKey, describe(sv))
+			pt.errorf(pptr+"/"+statKey, "%s must be the name of a stat, such as \"drinks\", not %s", statKey, diag.Describe(sv))
 			return a, false
 		}
 		nv, ok := need(amountKey)
@@ -204,14 +203,14 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		n, isNum := nv.(json.Number)
 		amount, err := n.Float64()
 		if !isNum || err != nil {
-			pt.errorf(pptr+"/"+amountKey, "%s must be a number, not %s", amountKey, describe(nv))
+			pt.errorf(pptr+"/"+amountKey, "%s must be a number, not %s", amountKey, diag.Describe(nv))
 			return a, false
 		}
 		mode := "both"
 		if mv, has := pl["mode"]; has && mv != nil {
 			ms, isStr := mv.(string)
 			if !isStr || !slices.Contains(statModes, ms) {
-				pt.errorf(pptr+"/mode", "mode must be one of %s, not %s", strings.Join(statModes, ", "), describe(mv))
+				pt.errorf(pptr+"/mode", "mode must be one of %s, not %s", strings.Join(statModes, ", "), diag.Describe(mv))
 				return a, false
 			}
 			mode = ms
@@ -261,19 +260,6 @@ func foundInstead(pl map[string]any, key string, known []string) string {
 	return ""
 }
 
-// describe shows a JSON value in a message: strings quoted, others by kind.
-func describe(v any) string {
-	switch v := v.(type) {
-	case string:
-		return fmt.Sprintf("%q", v)
-	case json.Number:
-		return v.String()
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return jsonKind(v)
-}
-
 // effectSpec describes one effect type: its meaning and its positional
 // arguments as the original's constructor takes them.
 type effectSpec struct {
@@ -313,7 +299,7 @@ var argRoles = [][]string{
 func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		pt.errorf(ptr, "an effect must be an object such as {\"type\": \"SkipTurnsEffect\", \"args\": [\"skip\", 1]}, not %s", jsonKind(v))
+		pt.errorf(ptr, "an effect must be an object such as {\"type\": \"SkipTurnsEffect\", \"args\": [\"skip\", 1]}, not %s", diag.JSONKind(v))
 		return PlayerEffect{}, false
 	}
 	pt.checkKeys(m, ptr, "an effect", []string{"type", "args", "config"})
@@ -347,7 +333,7 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 	case hasCfg:
 		cm, ok := cfg.(map[string]any)
 		if !ok {
-			pt.errorf(ptr+"/config", "must be an object, not %s", jsonKind(cfg))
+			pt.errorf(ptr+"/config", "must be an object, not %s", diag.JSONKind(cfg))
 			return eff, false
 		}
 		pt.checkKeys(cm, ptr+"/config", "an effect's config", slices.Concat(argRoles[0], argRoles[1]))
@@ -355,8 +341,8 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 		for i, role := range argRoles[:2] {
 			for _, k := range sortedKeys(cm) {
 				if slices.Contains(role, k) {
-					args = append(args, arg{cm[k], ptr + "/config/" + esc(k), k})
-					vals = append(vals, describe(cm[k]))
+					args = append(args, arg{cm[k], ptr + "/config/" + diag.Escape(k), k})
+					vals = append(vals, diag.Describe(cm[k]))
 					break
 				}
 			}
@@ -369,14 +355,14 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 	case hasArgs:
 		list, ok := argsV.([]any)
 		if !ok {
-			pt.errorf(ptr+"/args", "args must be an array of the effect's arguments in order (%s), not %s", strings.Join(spec.args, ", "), jsonKind(argsV))
+			pt.errorf(ptr+"/args", "args must be an array of the effect's arguments in order (%s), not %s", strings.Join(spec.args, ", "), diag.JSONKind(argsV))
 			return eff, false
 		}
 		for i, av := range list {
 			a := arg{av, fmt.Sprintf("%s/args/%d", ptr, i), ""}
 			if om, ok := av.(map[string]any); ok && len(om) == 1 {
 				for k, val := range om {
-					a = arg{val, a.ptr + "/" + esc(k), k}
+					a = arg{val, a.ptr + "/" + diag.Escape(k), k}
 				}
 			}
 			args = append(args, a)
@@ -408,7 +394,7 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 		case json.Number:
 			eff.ID = id.String()
 		default:
-			pt.errorf(args[0].ptr, "argument 1 of %s (id) must be a string, not %s", typ, jsonKind(id))
+			pt.errorf(args[0].ptr, "argument 1 of %s (id) must be a string, not %s", typ, diag.JSONKind(id))
 			good = false
 		}
 	}
@@ -423,7 +409,7 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 	n, ok := wholeNumber(args[1].v)
 	switch {
 	case !ok || n < 0:
-		pt.errorf(args[1].ptr, "argument 2 of %s (%s) must be a whole number of turns, not %s", typ, spec.args[1], describe(args[1].v))
+		pt.errorf(args[1].ptr, "argument 2 of %s (%s) must be a whole number of turns, not %s", typ, spec.args[1], diag.Describe(args[1].v))
 		good = false
 	case n == 0:
 		pt.warnf(args[1].ptr, "%s for 0 turns does nothing", typ)
@@ -436,7 +422,7 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 				pt.warnf(args[2].ptr, "toRemove true removes the effect before it acts; leave it false")
 			}
 		default:
-			pt.errorf(args[2].ptr, "argument 3 of %s (toRemove) must be true or false, not %s", typ, jsonKind(r))
+			pt.errorf(args[2].ptr, "argument 3 of %s (toRemove) must be true or false, not %s", typ, diag.JSONKind(r))
 			good = false
 		}
 	}

@@ -47,7 +47,7 @@ func (p *parser) spaces(pt *part, v any, ptr string, sh *shape) []Space {
 		if v == nil {
 			pt.errorf(ptr, "a board needs spaces: an array of at least one space")
 		} else {
-			pt.errorf(ptr, "must be an array of spaces, not %s", jsonKind(v))
+			pt.errorf(ptr, "must be an array of spaces, not %s", diag.JSONKind(v))
 		}
 		return nil
 	}
@@ -75,7 +75,7 @@ func (p *parser) spaces(pt *part, v any, ptr string, sh *shape) []Space {
 func (p *parser) space(pt *part, v any, ptr string, sh *shape) (Space, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		pt.errorf(ptr, "a space must be an object, not %s", jsonKind(v))
+		pt.errorf(ptr, "a space must be an object, not %s", diag.JSONKind(v))
 		return Space{}, false
 	}
 	pt.checkKeys(m, ptr, "a space", sh.spaceKeys)
@@ -134,7 +134,7 @@ func readVisual(pt *part, m map[string]any, ptr string) Visual {
 func (p *parser) connection(pt *part, v any, ptr string, sh *shape) (Connection, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		pt.errorf(ptr, "a connection must be an object such as {\"targetId\": \"2\"}, not %s", jsonKind(v))
+		pt.errorf(ptr, "a connection must be an object such as {\"targetId\": \"2\"}, not %s", diag.JSONKind(v))
 		return Connection{}, false
 	}
 	pt.checkKeys(m, ptr, "a connection", sh.connKeys)
@@ -167,7 +167,7 @@ var eventStates = []string{"READY", "INACTIVE", "CHECKING_TRIGGER", "TRIGGERED",
 func (p *parser) event(pt *part, v any, ptr string, sh *shape) (Event, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		pt.errorf(ptr, "an event must be an object with %q and \"action\", not %s", sh.trigger, jsonKind(v))
+		pt.errorf(ptr, "an event must be an object with %q and \"action\", not %s", sh.trigger, diag.JSONKind(v))
 		return Event{}, false
 	}
 	pt.checkKeys(m, ptr, "an event", sh.eventKeys)
@@ -177,7 +177,7 @@ func (p *parser) event(pt *part, v any, ptr string, sh *shape) (Event, bool) {
 		pt.errorf(ptr+"/action", "an event needs an action, such as {\"type\": \"PROMPT_CURRENT_PLAYER\", \"payload\": {\"message\": \"Drink!\"}}")
 		good = false
 	} else if am, ok := av.(map[string]any); !ok {
-		pt.errorf(ptr+"/action", "an action must be an object, not %s", jsonKind(av))
+		pt.errorf(ptr+"/action", "an action must be an object, not %s", diag.JSONKind(av))
 		good = false
 	} else if e.Action, ok = p.action(pt, am, ptr+"/action"); !ok {
 		good = false
@@ -218,7 +218,7 @@ func (p *parser) trigger(pt *part, m map[string]any, ptr string, sh *shape, e *E
 	}
 	t, ok := tv.(map[string]any)
 	if !ok {
-		pt.errorf(tptr, "must be an object such as {\"type\": \"ON_LAND\"}, not %s", jsonKind(tv))
+		pt.errorf(tptr, "must be an object such as {\"type\": \"ON_LAND\"}, not %s", diag.JSONKind(tv))
 		return false
 	}
 	pt.checkKeys(t, tptr, "a trigger", sh.whenKeys)
@@ -248,7 +248,7 @@ func (p *parser) trigger(pt *part, m map[string]any, ptr string, sh *shape, e *E
 		pt.errorf(tptr+"/payload", "a CODE trigger needs a payload: a condition such as \"player.getStat('drinks') < 5\"")
 		return false
 	case !isStr:
-		pt.errorf(tptr+"/payload", "a CODE trigger's payload must be a string holding a condition, not %s", jsonKind(pv))
+		pt.errorf(tptr+"/payload", "a CODE trigger's payload must be a string holding a condition, not %s", diag.JSONKind(pv))
 		return false
 	}
 	cond, probs := code.Compile(src)
@@ -257,7 +257,7 @@ func (p *parser) trigger(pt *part, m map[string]any, ptr string, sh *shape, e *E
 		if pr.Warning {
 			sev = diag.Warning
 		}
-		pt.atString(sev, tptr+"/payload", pr.Offset, "CODE condition: "+pr.Message)
+		pt.rep.AtString(sev, tptr+"/payload", pr.Offset, "CODE condition: "+pr.Message)
 	}
 	e.Code, e.Condition = src, cond
 	return cond != nil
@@ -276,12 +276,12 @@ func readPriority(pt *part, v any, ptr string) (engine.Priority, bool) {
 			return 0, false
 		}
 	default:
-		pt.errorf(ptr, "a priority must be a name (%s), not %s", strings.Join(engine.PriorityNames, ", "), jsonKind(v))
+		pt.errorf(ptr, "a priority must be a name (%s), not %s", strings.Join(engine.PriorityNames, ", "), diag.JSONKind(v))
 		return 0, false
 	}
 	written, ok := v.(string)
 	if !ok {
-		pt.errorf(nptr, "a priority name must be a string, not %s", jsonKind(v))
+		pt.errorf(nptr, "a priority name must be a string, not %s", diag.JSONKind(v))
 		return 0, false
 	}
 	name := normalizeName(written)

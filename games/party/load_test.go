@@ -368,16 +368,20 @@ func TestDiagnostics(t *testing.T) {
 		{"other engine", `{"metadata": {"gameEngine": {"type": "trouble"}}, "spaces": [{"id": 1, "nonsense": true}]}`, []string{
 			"b.json:1:38: /metadata/gameEngine/type: the \"trouble\" engine is not supported yet: Tabula plays \"turn-based\" boards"}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			b, list := Parse("b.json", []byte(c.doc))
-			got := lines(list)
-			if !reflect.DeepEqual(got, c.want) {
-				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
-			}
-			if (b == nil) != list.HasErrors() {
-				t.Errorf("board %v with errors %v", b != nil, list.HasErrors())
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkParse(t, c.doc, c.want) })
+	}
+}
+
+// checkParse parses a board and checks its diagnostics, all of them, and
+// that it loads exactly when there are no errors.
+func checkParse(t *testing.T, doc string, want []string) {
+	t.Helper()
+	b, list := Parse("b.json", []byte(doc))
+	if got := lines(list); !reflect.DeepEqual(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if (b == nil) != list.HasErrors() {
+		t.Errorf("board %v with errors %v", b != nil, list.HasErrors())
 	}
 }
 
@@ -421,16 +425,7 @@ func TestDiagnosticsV3(t *testing.T) {
 		{"plugins", `{"type": "game", "requirements": {"plugins": [{"id": "core"}, {"id": "dice", "name": "Dice"}]}, "board": {"topology": {"spaces": ` + one + `}}}`, []string{
 			"b.json:1:63: /requirements/plugins/1: warning: plugin \"dice\" (Dice) is not loaded: Tabula plays the board with its own rules, without plugins"}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			b, list := Parse("b.json", []byte(c.doc))
-			got := lines(list)
-			if !reflect.DeepEqual(got, c.want) {
-				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
-			}
-			if (b == nil) != list.HasErrors() {
-				t.Errorf("board %v with errors %v", b != nil, list.HasErrors())
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkParse(t, c.doc, c.want) })
 	}
 }
 

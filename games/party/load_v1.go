@@ -94,7 +94,7 @@ func readTags(pt *part, m map[string]any, ptr string) []string {
 		if s, ok := t.(string); ok {
 			tags = append(tags, s)
 		} else {
-			pt.errorf(fmt.Sprintf("%s/tags/%d", ptr, i), "a tag must be a string, not %s", jsonKind(t))
+			pt.errorf(fmt.Sprintf("%s/tags/%d", ptr, i), "a tag must be a string, not %s", diag.JSONKind(t))
 		}
 	}
 	return tags
@@ -123,7 +123,7 @@ func configMaxTurns(pt *part, cfg map[string]any, ptr string) int {
 	n, ok := tm["maxTurns"].(float64)
 	if !ok || n < 0 || n != float64(int(n)) {
 		if _, has := tm["maxTurns"]; has {
-			pt.errorf(ptr+"/turnManager/maxTurns", "maxTurns must be a whole number of rounds (0: no limit), not %v", describe(tm["maxTurns"]))
+			pt.errorf(ptr+"/turnManager/maxTurns", "maxTurns must be a whole number of rounds (0: no limit), not %v", diag.Describe(tm["maxTurns"]))
 		}
 		return 0
 	}
@@ -172,7 +172,7 @@ func (p *parser) rulesV1(pt *part, gr map[string]any, ptr string, r *GameRules) 
 			cptr := fmt.Sprintf("%s/victory/conditions/%d", ptr, i)
 			cm, ok := c.(map[string]any)
 			if !ok {
-				pt.errorf(cptr, "a victory condition must be an object, not %s", jsonKind(c))
+				pt.errorf(cptr, "a victory condition must be an object, not %s", diag.JSONKind(c))
 				continue
 			}
 			typ, _ := pt.str(cm, cptr, "type")

@@ -216,7 +216,7 @@ func loadBundle(dir string) (*Board, diag.List) {
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
-		mp.errorf("", "a bundle manifest must be a JSON object, not %s", jsonKind(root))
+		mp.errorf("", "a bundle manifest must be a JSON object, not %s", diag.JSONKind(root))
 		return p.finish(nil)
 	}
 	mp.schemaDef = "bundleManifest"
@@ -225,7 +225,7 @@ func loadBundle(dir string) (*Board, diag.List) {
 	if v, has := obj["schema_version"]; !has {
 		mp.errorf("/schema_version", "a bundle manifest needs \"schema_version\": 2")
 	} else if n, ok := wholeNumber(v); !ok || n < 2 {
-		mp.errorf("/schema_version", "schema_version must be 2 or more, not %s", describe(v))
+		mp.errorf("/schema_version", "schema_version must be 2 or more, not %s", diag.Describe(v))
 	}
 	if _, ok := mp.str(obj, "", "id"); !ok && obj["id"] == nil {
 		mp.errorf("/id", "a bundle manifest needs an \"id\" naming the board")
@@ -265,7 +265,7 @@ func loadBundle(dir string) (*Board, diag.List) {
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
-			pt.errorf("", "the %s file must hold a JSON object, not %s", key, jsonKind(v))
+			pt.errorf("", "the %s file must hold a JSON object, not %s", key, diag.JSONKind(v))
 			continue
 		}
 		pt.schemaDef = "bundle" + strings.ToUpper(key[:1]) + key[1:]

@@ -39,14 +39,7 @@ func botGame(t *testing.T, g *Game, botSeed uint64) ([]string, string) {
 // TestResetIsANewGame: a game reset after another plays exactly as a new
 // one: the same hash after every command, the same log.
 func TestResetIsANewGame(t *testing.T) {
-	b, list := Load("../../examples/party/default.json")
-	if list.HasErrors() {
-		t.Fatal(list)
-	}
-	def, err := Compile(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	def := compileFile(t, "../../examples/party/default.json")
 	players := []string{"Ann", "Bob", "Cy"}
 	reused, err := NewGame(def, players, Options{Seed: 99, MaxRounds: 30})
 	if err != nil {

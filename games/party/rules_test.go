@@ -26,6 +26,20 @@ func sp(id string, to []string, events ...Event) Space {
 
 func next(id string) []string { return []string{id} }
 
+// compileFile loads and compiles a board file that must be valid.
+func compileFile(t *testing.T, path string) *Definition {
+	t.Helper()
+	b, list := Load(path)
+	if list.HasErrors() {
+		t.Fatal(list)
+	}
+	def, err := Compile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return def
+}
+
 func newTestGame(t *testing.T, spaces []Space, players ...string) *Game {
 	t.Helper()
 	b := &Board{File: "test.json", Spaces: spaces, Rules: GameRules{Dice: Dice{Count: 1, Sides: 6}}}

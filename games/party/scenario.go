@@ -2,7 +2,6 @@ package party
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -62,16 +61,12 @@ type Expect struct {
 // RunScenario runs a party scenario file and compares the outcome with its
 // expectations.
 func RunScenario(path string, data []byte) *scenario.Result {
-	r := &scenario.Result{File: path, Name: filepath.Base(path)}
 	var sc Scenario
-	if err := scenario.Decode(data, &sc); err != nil {
-		r.Failf("%s: %v", path, err)
+	r, ok := scenario.Open(path, data, &sc)
+	if !ok {
 		return r
 	}
-	if sc.Name != "" {
-		r.Name = sc.Name
-	}
-	g, err := sc.play(filepath.Dir(path))
+	g, err := sc.play(path)
 	if err != nil {
 		r.Failf("%v", err)
 		return r
@@ -80,20 +75,14 @@ func RunScenario(path string, data []byte) *scenario.Result {
 	return r
 }
 
-// play runs the scenario's game.
-func (sc *Scenario) play(dir string) (*Game, error) {
+// play runs the game of the scenario file at path.
+func (sc *Scenario) play(path string) (*Game, error) {
 	if sc.Board == "" {
 		return nil, fmt.Errorf("the scenario names no board (board: path/to/board.json)")
 	}
-	boardPath := os.ExpandEnv(sc.Board)
-	if !filepath.IsAbs(boardPath) {
-		boardPath = filepath.Join(dir, boardPath)
-	}
-	b, list := Load(boardPath)
+	b, list := Load(scenario.Resolve(filepath.Dir(path), sc.Board))
 	if list.HasErrors() || b == nil {
-		var text strings.Builder
-		list.Errors().Print(&text)
-		return nil, fmt.Errorf("the board does not load:\n%s", text.String())
+		return nil, fmt.Errorf("the board does not load:\n%s", list.Errors())
 	}
 	def, err := Compile(b)
 	if err != nil {
@@ -182,17 +171,7 @@ func (s *Script) Next(g *Game, w Wait, bots *rng.Stream) (Command, error) {
 func (sc *Scenario) check(r *scenario.Result, g *Game) {
 	e := &sc.Expect
 	s := g.State
-	byName := map[string]*Player{}
-	for i := range s.Players {
-		byName[s.Players[i].Name] = &s.Players[i]
-	}
-	player := func(name string) *Player {
-		p, ok := byName[name]
-		if !ok {
-			r.Failf("no player %q in the scenario", name)
-		}
-		return p
-	}
+	player := func(name string) *Player { return &s.Players[slices.Index(g.Players, name)] }
 	if e.Over != nil {
 		r.Expect("game over", s.Over, *e.Over)
 	}
@@ -209,23 +188,17 @@ func (sc *Scenario) check(r *scenario.Result, g *Game) {
 	if e.Rounds != 0 {
 		r.Expect("rounds played", s.LastRound, e.Rounds)
 	}
-	for _, name := range sortedKeys(e.Positions) {
-		if p := player(name); p != nil {
-			r.Expect(name+"'s space", g.Def.Board.Spaces[p.Space].ID, e.Positions[name])
+	scenario.Each(r, "positions", "player", e.Positions, g.Players, func(name, want string) {
+		r.Expect(name+"'s space", g.Def.Board.Spaces[player(name).Space].ID, want)
+	})
+	scenario.Each(r, "states", "player", e.States, g.Players, func(name, want string) {
+		r.Expect(name+"'s state", player(name).State, want)
+	})
+	scenario.Each(r, "stats", "player", e.Stats, g.Players, func(name string, want map[string]float64) {
+		for _, stat := range sortedKeys(want) {
+			r.Expect(name+"'s "+stat, player(name).StatValue(stat), want[stat])
 		}
-	}
-	for _, name := range sortedKeys(e.States) {
-		if p := player(name); p != nil {
-			r.Expect(name+"'s state", p.State, e.States[name])
-		}
-	}
-	for _, name := range sortedKeys(e.Stats) {
-		if p := player(name); p != nil {
-			for _, stat := range sortedKeys(e.Stats[name]) {
-				r.Expect(name+"'s "+stat, p.StatValue(stat), e.Stats[name][stat])
-			}
-		}
-	}
+	})
 	if e.Firings != nil {
 		prefixed := len(e.Firings) > 0 && strings.Contains(e.Firings[0], ": ")
 		depths := len(e.Firings) > 0 && strings.Contains(e.Firings[0], " @")
@@ -256,14 +229,6 @@ func (sc *Scenario) check(r *scenario.Result, g *Game) {
 		for _, en := range g.Entries(0) {
 			lines = append(lines, en.Text)
 		}
-		at := 0
-		for _, want := range e.Log {
-			i := slices.Index(lines[at:], want)
-			if i < 0 {
-				r.Failf("log: no line %q (after line %d); the log is:\n%s", want, at, strings.Join(lines, "\n"))
-				break
-			}
-			at += i + 1
-		}
+		r.ExpectInOrder("log", lines, e.Log)
 	}
 }

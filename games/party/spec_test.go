@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine/rng"
-	"github.com/tabulagames/tabula/scenario"
+	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
 
 // TestSpecScenarios runs the seven scenarios the original game's
@@ -20,26 +20,36 @@ func TestSpecScenarios(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TABULA_SHARED", shared)
-	runScenarios(t, "testdata/spec")
+	scenariotest.Run(t, "testdata/spec", 7, RunScenario)
 }
 
 // TestExampleScenarios runs the scenarios of our own example boards.
 func TestExampleScenarios(t *testing.T) {
-	runScenarios(t, "../../examples/party")
+	scenariotest.Run(t, "../../examples/party", 9, RunScenario)
 }
 
-func runScenarios(t *testing.T, dir string) {
-	files, err := scenario.Find([]string{dir})
+// TestScenarioFailures: a scenario whose expectations do not hold fails,
+// saying what differs.
+func TestScenarioFailures(t *testing.T) {
+	path := filepath.Join("../../examples/party", "default-shortcut.scenario.yaml")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct{ from, to, want string }{
+		{`positions: {Solo: "11"}`, `positions: {Solo: "10"}`, "Solo's space: got 11, want 10"},
+		{`positions: {Solo: "11"}`, `positions: {Sol: "11"}`, `positions: no player "Sol" (did you mean Solo?)`},
+		{"  rounds: 1\n", "  rounds: 1\n  log: [Solo rolls 6, Solo rolls 5]\n", `log: no line "Solo rolls 5" after "Solo rolls 6"`},
+		{"    - 5 ON_ENTER SET_PLAYER_SPACE @1\n", "", "+ 5 ON_ENTER SET_PLAYER_SPACE @1"},
+		{"board: default.json", "board: ${TABULA_NO_SUCH_DIR}/default.json", "cannot read the board: no such file or folder"},
+		{"rounds: 1", "round: 1", "cannot read the scenario"},
+	} {
+		changed := strings.Replace(string(data), c.from, c.to, 1)
+		if changed == string(data) {
+			t.Fatalf("%q is not in the scenario", c.from)
 		}
-		if r := RunScenario(f, data); !r.Passed() {
-			t.Error(r.String())
+		if r := RunScenario(path, []byte(changed)); r.Passed() || !strings.Contains(r.String(), c.want) {
+			t.Errorf("with %q: got\n%s\nwant a failure saying %q", c.to, r, c.want)
 		}
 	}
 }

@@ -154,20 +154,20 @@ func playerID(i int) engine.EntityID { return engine.EntityID(playerEntity + i) 
 // AppendCanonical encodes the state for the match's hash: every field that
 // matters, in a fixed order, maps by sorted key.
 func (s *State) AppendCanonical(b []byte) []byte {
-	b = appendInt(b, s.Current, s.RemainingMoves, s.Turn, s.MaxRounds, boolInt(s.Over), s.SkipRun, s.LastRound)
+	b = engine.AppendDecimals(b, s.Current, s.RemainingMoves, s.Turn, s.MaxRounds, int(engine.Bit(s.Over)), s.SkipRun, s.LastRound)
 	b = append(b, s.Phase...)
 	b = append(b, 0)
 	b = append(b, s.EndReason...)
 	b = append(b, 0)
-	b = appendInt(b, s.Winners...)
-	b = appendInt(b, -1)
-	b = appendInt(b, s.Finished...)
-	b = appendInt(b, -1)
-	b = appendInt(b, s.LastRoll...)
+	b = engine.AppendDecimals(b, s.Winners...)
+	b = engine.AppendDecimals(b, -1)
+	b = engine.AppendDecimals(b, s.Finished...)
+	b = engine.AppendDecimals(b, -1)
+	b = engine.AppendDecimals(b, s.LastRoll...)
 	if s.Prompt != nil {
 		b = append(b, s.Prompt.Text...)
 		b = append(b, 0)
-		b = appendInt(b, s.Prompt.To...)
+		b = engine.AppendDecimals(b, s.Prompt.To...)
 	}
 	for i := range s.Players {
 		p := &s.Players[i]
@@ -175,7 +175,7 @@ func (s *State) AppendCanonical(b []byte) []byte {
 		b = append(b, 0)
 		b = append(b, p.State...)
 		b = append(b, 0)
-		b = appendInt(b, p.Seat, p.Space, p.Start, p.TurnsTaken, boolInt(p.Reversed), p.Prompts)
+		b = engine.AppendDecimals(b, p.Seat, p.Space, p.Start, p.TurnsTaken, int(engine.Bit(p.Reversed)), p.Prompts)
 		for _, k := range sortedKeys(p.Stats) {
 			st := p.Stats[k]
 			b = append(b, k...)
@@ -190,27 +190,12 @@ func (s *State) AppendCanonical(b []byte) []byte {
 			b = append(b, 0)
 			b = append(b, e.ID...)
 			b = append(b, 0)
-			b = appendInt(b, e.Left)
+			b = engine.AppendDecimals(b, e.Left)
 		}
 		for _, mv := range p.History {
-			b = appendInt(b, mv.Space, mv.RemainingMoves, mv.Round, boolInt(mv.Backtracked))
+			b = engine.AppendDecimals(b, mv.Space, mv.RemainingMoves, mv.Round, int(engine.Bit(mv.Backtracked)))
 		}
-		b = appendInt(b, -2)
+		b = engine.AppendDecimals(b, -2)
 	}
 	return b
-}
-
-func appendInt(b []byte, vs ...int) []byte {
-	for _, v := range vs {
-		b = strconv.AppendInt(b, int64(v), 10)
-		b = append(b, ',')
-	}
-	return b
-}
-
-func boolInt(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }

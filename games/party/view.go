@@ -165,16 +165,7 @@ type Entry struct {
 }
 
 // Entries returns the action log from record from on.
-func (g *Game) Entries(from int) []Entry {
-	recs := g.Match.Records()
-	out := make([]Entry, 0, max(0, len(recs)-from))
-	for i := max(from, 0); i < len(recs); i++ {
-		if e, ok := g.entry(i, recs[i]); ok {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+func (g *Game) Entries(from int) []Entry { return engine.Transcribe(g.Match, from, g.entry) }
 
 func (g *Game) entry(seq int, r engine.Record) (Entry, bool) {
 	e := Entry{Seq: seq, Chain: int(r.Chain), Depth: int(r.Depth), Kind: r.Kind.String(), Player: -1}

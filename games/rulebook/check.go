@@ -83,11 +83,9 @@ const (
 // checker checks a file and compiles it, reporting problems with pointers
 // (and positions when it has the file's bytes).
 type checker struct {
-	rep  *diag.Reporter
-	loc  *diag.Locator
-	data []byte
-	f    *File
-	d    *Definition
+	rep *diag.Reporter
+	f   *File
+	d   *Definition
 	// events are the game's events by name, names in order.
 	events     map[string]EventInfo
 	eventNames []string
@@ -99,12 +97,8 @@ type checker struct {
 	preset, presetPtr string
 }
 
-func newChecker(rep *diag.Reporter, data []byte, f *File) *checker {
-	c := &checker{rep: rep, data: data, f: f, events: map[string]EventInfo{}}
-	if data != nil {
-		c.loc = diag.NewLocator(data)
-	}
-	return c
+func newChecker(rep *diag.Reporter, f *File) *checker {
+	return &checker{rep: rep, f: f, events: map[string]EventInfo{}}
 }
 
 func (c *checker) errorf(ptr, format string, args ...any) {
@@ -126,11 +120,9 @@ func (c *checker) warnf(ptr, format string, args ...any) {
 func (c *checker) atString(ptr string, problems []problem, what string) {
 	for _, p := range problems {
 		msg := what + ": " + p.msg
-		if c.preset == "" && c.loc != nil {
-			if line, col, ok := stringPosition(c.loc, c.data, ptr, p.offset); ok {
-				c.rep.At(diag.Error, ptr, line, col, msg)
-				continue
-			}
+		if c.preset == "" {
+			c.rep.AtString(diag.Error, ptr, p.offset, msg)
+			continue
 		}
 		c.errorf(ptr, "%s", msg)
 	}
@@ -405,7 +397,7 @@ func (c *checker) rule(i int) {
 		return
 	}
 	for _, k := range sortedKeys(r.Params) {
-		c.errorf(ptr+"/"+esc(k), "a rule has no member %q%s", k, diag.DidYouMean(k, ruleMembers))
+		c.errorf(ptr+"/"+diag.Escape(k), "a rule has no member %q%s", k, diag.DidYouMean(k, ruleMembers))
 	}
 	name := r.Name
 	if name == "" {
@@ -435,7 +427,7 @@ func (c *checker) presetRule(i int, r *Rule, ptr string) {
 			} else if hint == "" {
 				hint = "; it takes " + strings.Join(names, ", ")
 			}
-			c.errorf(ptr+"/"+esc(k), "the preset %s has no parameter %q%s", r.Preset, k, hint)
+			c.errorf(ptr+"/"+diag.Escape(k), "the preset %s has no parameter %q%s", r.Preset, k, hint)
 			bad = true
 		}
 	}
@@ -448,7 +440,7 @@ func (c *checker) presetRule(i int, r *Rule, ptr string) {
 			}
 			continue
 		}
-		if !c.literalParam(ptr+"/"+esc(f.Name), f, raw) {
+		if !c.literalParam(ptr+"/"+diag.Escape(f.Name), f, raw) {
 			bad = true
 		}
 	}
@@ -480,7 +472,7 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		var v any
 		json.Unmarshal(raw, &v)
 		if x, ok := v.(float64); !ok || x != float64(int(x)) {
-			c.errorf(ptr, "must be a whole number, not %s", jsonKind(v))
+			c.errorf(ptr, "must be a whole number, not %s", diag.JSONKind(v))
 		} else if f.Name != "scoreMinBound" && x < 0 {
 			c.errorf(ptr, "cannot be negative")
 		}
@@ -491,7 +483,7 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		if json.Unmarshal(raw, &s) != nil {
 			var v any
 			json.Unmarshal(raw, &v)
-			c.errorf(ptr, "must be a string, not %s", jsonKind(v))
+			c.errorf(ptr, "must be a string, not %s", diag.JSONKind(v))
 			break
 		}
 		switch f.Type {
@@ -649,7 +641,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 			if hint == "" && len(names) > 0 {
 				hint = "; its fields are " + strings.Join(names, ", ")
 			}
-			c.errorf(ptr+"/"+esc(k), "%s has no field %q%s", info.Name, k, hint)
+			c.errorf(ptr+"/"+diag.Escape(k), "%s has no field %q%s", info.Name, k, hint)
 		}
 	}
 	for _, f := range info.Fields {
@@ -661,7 +653,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 			}
 			raw, _ = json.Marshal(f.Default)
 		}
-		if v, ok := c.value(ptr+"/"+esc(f.Name), f, raw); ok {
+		if v, ok := c.value(ptr+"/"+diag.Escape(f.Name), f, raw); ok {
 			out.vals[f.Name] = v
 		}
 	}
@@ -710,12 +702,12 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 			return value{lit: i}, true
 		}
 		if !isStr || f.Type == TypeCount {
-			return fail("must be a whole number or a CEL expression giving one, not %s", jsonKind(v))
+			return fail("must be a whole number or a CEL expression giving one, not %s", diag.JSONKind(v))
 		}
 		return c.exprValue(ptr, s, cel.IntType, n)
 	}
 	if !isStr {
-		return fail("must be a string, not %s", jsonKind(v))
+		return fail("must be a string, not %s", diag.JSONKind(v))
 	}
 	switch f.Type {
 	case TypeTile:
@@ -805,7 +797,7 @@ func (c *checker) propRefs() {
 			check(ap+"/where", a.Where)
 			for _, k := range sortedKeys(a.Fields) {
 				if s, ok := stringOf(a.Fields[k]); ok {
-					check(ap+"/"+esc(k), s)
+					check(ap+"/"+diag.Escape(k), s)
 				}
 			}
 		}
@@ -817,9 +809,6 @@ func stringOf(raw json.RawMessage) (string, bool) {
 	err := json.Unmarshal(raw, &s)
 	return s, err == nil && raw != nil
 }
-
-// esc escapes one JSON pointer token.
-func esc(tok string) string { return strings.TrimPrefix(diag.Pointer(tok), "/") }
 
 // whenFilter is the static part of a rule's "when".
 type whenFilter struct {

@@ -161,15 +161,8 @@ func NewGame(def *Definition, players []string, opt Options) (*Game, error) {
 		}
 		return nil, fmt.Errorf("this game is for %d to %d players, not %d", def.MinPlayers, def.MaxPlayers, n)
 	}
-	seen := map[string]bool{}
-	for _, name := range players {
-		if strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("a player needs a name")
-		}
-		if seen[name] {
-			return nil, fmt.Errorf("two players are called %q", name)
-		}
-		seen[name] = true
+	if err := engine.CheckPlayers(players); err != nil {
+		return nil, err
 	}
 	if err := opt.Setup.check(def, players); err != nil {
 		return nil, err
@@ -313,10 +306,5 @@ func Replay(def *Definition, players []string, opt Options, cmds []Command) (*Ga
 	if err != nil {
 		return g, err
 	}
-	for i, c := range cmds {
-		if err := g.Apply(c); err != nil {
-			return g, fmt.Errorf("command %d (%+v): %w", i, c, err)
-		}
-	}
-	return g, nil
+	return g, engine.Replay(cmds, g.Apply)
 }

@@ -26,7 +26,7 @@ func load(t testing.TB, name string) *Definition {
 	t.Helper()
 	def, list := Load(filepath.Join(examples, name))
 	if def == nil || len(list) > 0 {
-		t.Fatalf("%s:\n%s", name, listText(list))
+		t.Fatalf("%s:\n%s", name, list.String())
 	}
 	return def
 }
@@ -200,7 +200,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	def1, list := Parse("once.json", once)
 	if def1 == nil {
-		t.Fatalf("the saved file is invalid:\n%s", listText(list))
+		t.Fatalf("the saved file is invalid:\n%s", list.String())
 	}
 	f2, _ := Decode(once)
 	twice, _ := Format(f2)
@@ -217,7 +217,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	def0, list := Parse("src.json", []byte(src))
 	if def0 == nil {
-		t.Fatalf("%s", listText(list))
+		t.Fatalf("%s", list.String())
 	}
 	a, _ := botGame(t, def0, []string{"Ann", "Bob"}, 3)
 	b, _ := botGame(t, def1, []string{"Ann", "Bob"}, 3)
@@ -256,7 +256,7 @@ func mustParse(t *testing.T, src string) *Definition {
 	t.Helper()
 	def, list := Parse("game.json", []byte(src))
 	if def == nil {
-		t.Fatalf("%s\n%s", src, listText(list))
+		t.Fatalf("%s\n%s", src, list.String())
 	}
 	return def
 }

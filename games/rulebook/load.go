@@ -4,13 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tabulagames/tabula/diag"
 )
@@ -47,18 +43,18 @@ func Validate(path string) diag.List {
 // diagnostics.
 func Parse(file string, data []byte) (*Definition, diag.List) {
 	rep := diag.NewReporter(file, data)
-	root, ok := decodeJSON(rep, data)
+	root, ok := rep.DecodeJSON(data)
 	if !ok {
 		return nil, rep.List
 	}
 	if _, isObj := root.(map[string]any); !isObj {
-		rep.Errorf("", "a rule book must be a JSON object, not %s", jsonKind(root))
+		rep.Errorf("", "a rule book must be a JSON object, not %s", diag.JSONKind(root))
 		return nil, rep.List
 	}
 	f, _ := Decode(data)
-	c := newChecker(rep, data, f)
+	c := newChecker(rep, f)
 	def := c.check()
-	all := append(rep.List, covered(rep.List, schemaDiagnostics(rep, root))...)
+	all := append(rep.List, covered(rep.List, schemaDiagnostics(file, data, root))...)
 	all.Sort()
 	if all.HasErrors() {
 		return nil, all
@@ -71,7 +67,7 @@ func Parse(file string, data []byte) (*Definition, diag.List) {
 // Format and Parse the file for those.
 func Compile(f *File) (*Definition, diag.List) {
 	rep := diag.NewReporter("", nil)
-	def := newChecker(rep, nil, f).check()
+	def := newChecker(rep, f).check()
 	rep.List.Sort()
 	if rep.List.HasErrors() {
 		return nil, rep.List
@@ -96,33 +92,6 @@ func Detect(path string, data []byte) bool {
 	return head.Game == "rulebook"
 }
 
-// decodeJSON reads a document, reporting a syntax error where it is.
-func decodeJSON(rep *diag.Reporter, data []byte) (any, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	off := dec.InputOffset()
-	if err == nil {
-		if _, err = dec.Token(); err == io.EOF {
-			return v, true
-		}
-		err = errors.New("more data after the end of the document")
-		for off < int64(len(data)) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
-			off++
-		}
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) && se.Offset > 0 {
-		off = max(se.Offset-1, 0) // the offset is just past the offending byte
-	} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		err = errors.New("unexpected end of the file")
-	}
-	line, col := diag.NewLocator(data).Position(int(off))
-	rep.At(diag.Error, "", line, col, "invalid JSON: "+strings.TrimPrefix(err.Error(), "json: "))
-	return nil, false
-}
-
 // covered drops the schema's findings that the checker reported better: at
 // the same pointer, or inside a value the checker rejected.
 func covered(mine, schema diag.List) diag.List {
@@ -141,61 +110,4 @@ func covered(mine, schema diag.List) diag.List {
 		}
 	}
 	return out
-}
-
-// jsonKind names the kind of a decoded JSON value, with its article.
-func jsonKind(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "true or false"
-	case json.Number:
-		if _, err := v.Int64(); err == nil {
-			return "a whole number"
-		}
-		return "a number"
-	case float64:
-		if v == float64(int64(v)) {
-			return "a whole number"
-		}
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// stringPosition returns the line and column of the character at offset
-// (counted in characters of the decoded text) inside the JSON string the
-// pointer names, escapes included.
-func stringPosition(loc *diag.Locator, data []byte, ptr string, offset int) (int, int, bool) {
-	start, ok := loc.Offset(ptr)
-	if !ok || start >= len(data) || data[start] != '"' {
-		return 0, 0, false
-	}
-	i := start + 1
-	for n := 0; n < offset && i < len(data) && data[i] != '"'; n++ {
-		if data[i] != '\\' {
-			_, size := utf8.DecodeRune(data[i:])
-			i += size
-			continue
-		}
-		if i+1 < len(data) && data[i+1] == 'u' {
-			// A character outside the BMP is a pair of \u escapes.
-			if r, err := strconv.ParseUint(string(data[i+2:min(i+6, len(data))]), 16, 32); err == nil && r >= 0xD800 && r < 0xDC00 &&
-				i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-				i += 6
-			}
-			i += 6
-			continue
-		}
-		i += 2
-	}
-	line, col := loc.Position(i)
-	return line, col, true
 }

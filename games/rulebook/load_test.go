@@ -46,7 +46,7 @@ func TestValidateFiles(t *testing.T) {
 			`16:57: /rules/7/els: a rule has no member "els"`,
 		}},
 		{"testdata/invalid-types.json", []string{
-			`1:30: /nmae: unknown member "nmae"`,
+			`1:30: /nmae: unknown member "nmae" (did you mean name?)`,
 			`2:21: /players/min: must be a whole number, not a string`,
 			`2:47: /players/start/score: must be a whole number, not a number`,
 			`3:39: /board/tiles/0/x: must be a number, not a string`,

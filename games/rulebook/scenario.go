@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/scenario"
 )
@@ -78,26 +77,19 @@ const maxScenarioCommands = 100_000
 
 // RunScenario runs a scenario file (data holds its bytes).
 func RunScenario(path string, data []byte) *scenario.Result {
-	r := &scenario.Result{File: path, Name: path}
 	var sc Scenario
-	if err := scenario.Decode(data, &sc); err != nil {
-		r.Failf("cannot read the scenario: %v", err)
+	r, ok := scenario.Open(path, data, &sc)
+	if !ok {
 		return r
-	}
-	if sc.Name != "" {
-		r.Name = sc.Name
 	}
 	if sc.File == "" {
 		r.Failf("the scenario needs \"file\": the game file, relative to the scenario")
 		return r
 	}
-	file := sc.File
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(filepath.Dir(path), file)
-	}
+	file := scenario.Resolve(filepath.Dir(path), sc.File)
 	def, list := Load(file)
 	if def == nil {
-		r.Failf("the game file is invalid:\n%s", listText(list))
+		r.Failf("the game file is invalid:\n%s", list.String())
 		return r
 	}
 	players := sc.Players
@@ -123,12 +115,6 @@ func defaultPlayers(def *Definition) []string {
 		out = append(out, fmt.Sprintf("Player %d", i+1))
 	}
 	return out
-}
-
-func listText(l diag.List) string {
-	var b strings.Builder
-	l.Print(&b)
-	return b.String()
 }
 
 // play answers the match's questions as the scenario says.
@@ -221,61 +207,32 @@ func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
 	if e.Round != 0 {
 		r.Expect("round", s.Round, e.Round)
 	}
-	for _, name := range sortedKeys(e.Players) {
+	scenario.Each(r, "players", "player", e.Players, g.Players, func(name string, want PlayerExpect) {
 		seat := slices.Index(g.Players, name)
-		if seat < 0 {
-			r.Failf("players: there is no player %q", name)
-			continue
-		}
-		want, p := e.Players[name], &s.Players[seat]
-		if want.Score != nil {
-			r.Expect(name+"'s score", p.Score, *want.Score)
-		}
+		p := &s.Players[seat]
+		scenario.ExpectSet(r, name+"'s score", p.Score, want.Score)
 		if want.Tile != "" {
 			r.Expect(name+"'s tile", s.tileID(p.Tile), want.Tile)
 		}
-		if want.Active != nil {
-			r.Expect(name+" still in the game", p.Active, *want.Active)
-		}
+		scenario.ExpectSet(r, name+" still in the game", p.Active, want.Active)
 		for _, k := range sortedKeys(want.Props) {
 			r.Expect(name+"'s "+k, s.Prop(seat, k), want.Props[k])
 		}
+	})
+	var tiles []string
+	for _, t := range g.Def.File.Board.Tiles {
+		tiles = append(tiles, t.ID)
 	}
-	for _, id := range sortedKeys(e.Owners) {
-		t, ok := g.Def.byID[id]
-		if !ok {
-			r.Failf("owners: there is no tile %q", id)
-			continue
-		}
+	scenario.Each(r, "owners", "tile", e.Owners, tiles, func(id, want string) {
 		got := ""
-		if o := s.Owners[t]; o >= 0 {
+		if o := s.Owners[g.Def.byID[id]]; o >= 0 {
 			got = g.Players[o]
 		}
-		r.Expect("owner of "+id, got, e.Owners[id])
-	}
+		r.Expect("owner of "+id, got, want)
+	})
 	if e.Trace != nil {
 		r.ExpectLines("the trace", g.Trace(), e.Trace)
 	}
-	includes(r, "the trace", g.Trace(), e.TraceIncludes)
-	includes(r, "the log", g.Log(), e.LogIncludes)
-}
-
-// includes checks that want appears in got in order, other lines between.
-func includes(r *scenario.Result, what string, got, want []string) {
-	i := 0
-	for _, line := range got {
-		if i < len(want) && line == want[i] {
-			i++
-		}
-	}
-	if i < len(want) {
-		r.Failf("%s lacks %q (in this order after %d of the lines expected); it has:\n%s", what, want[i], i, strings.Join(tail(got, 40), "\n"))
-	}
-}
-
-func tail(lines []string, n int) []string {
-	if len(lines) > n {
-		return append([]string{"…"}, lines[len(lines)-n:]...)
-	}
-	return lines
+	r.ExpectInOrder("trace", g.Trace(), e.TraceIncludes)
+	r.ExpectInOrder("log", g.Log(), e.LogIncludes)
 }

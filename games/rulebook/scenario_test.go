@@ -6,26 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabulagames/tabula/scenario"
+	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
 
 // TestScenarios runs the example scenarios: rent paid to the owner, a
 // chute and a ladder, a bankrupt player removed and the last one winning,
 // an auction, licorice.
 func TestScenarios(t *testing.T) {
-	files, err := scenario.Find([]string{examples})
-	if err != nil || len(files) < 5 {
-		t.Fatalf("scenarios: %v %v", files, err)
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := RunScenario(f, data); !r.Passed() {
-			t.Error(r.String())
-		}
-	}
+	scenariotest.Run(t, examples, 6, RunScenario)
 }
 
 // TestScenarioFailures: a scenario whose expectations do not hold fails,
@@ -37,7 +25,8 @@ func TestScenarioFailures(t *testing.T) {
 		{"wrong tile", "rolls: [3]\nturns: 1\nexpect:\n  players:\n    Ann: {tile: \"4\"}\n", "Ann's tile: got 3, want 4"},
 		{"wrong trace", "rolls: [3]\nturns: 1\nexpect:\n  trace: [StartGameRule on START_GAME, nothing]\n",
 			"the trace differs (- want, + got):\n  StartGameRule on START_GAME\n+ DieMove: roll and move on START_TURN (Ann)"},
-		{"missing log line", "rolls: [3]\nturns: 1\nexpect:\n  logIncludes: [Ann lands on 3, Ann lands on 9]\n", `the log lacks "Ann lands on 9"`},
+		{"missing log line", "rolls: [3]\nturns: 1\nexpect:\n  logIncludes: [Ann lands on 3, Ann lands on 9]\n", `log: no line "Ann lands on 9" after "Ann lands on 3"`},
+		{"unknown player", "rolls: [3]\nturns: 1\nexpect:\n  players:\n    Anne: {tile: \"3\"}\n", `players: no player "Anne" (did you mean Ann?)`},
 		{"unused command", "rolls: [3]\ncommands:\n  - {player: Ann, kind: buy}\nexpect: {}\n", `1 command(s) were not used: the match never asked Ann for "buy"`},
 		{"refused command", "rolls: [3]\ncommands:\n  - {player: Bob, kind: roll}\nexpect: {}\n", "command Bob roll 0 was refused: rejected: Bob is not asked anything; waiting for Ann (the match waits for Ann roll)"},
 		{"unknown field", "rolls: [3]\nexpect:\n  winner: Ann\n", "cannot read the scenario"},

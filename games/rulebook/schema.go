@@ -3,15 +3,7 @@ package rulebook
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"slices"
-	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/tabulagames/tabula/diag"
 )
@@ -187,87 +179,14 @@ func fieldSchema(f Field) obj {
 // compiledSchema is the schema, compiled once. It is built from the
 // catalog, so failing to compile it is a defect of the program, not of a
 // file: it panics (and the tests catch it).
-var compiledSchema = sync.OnceValue(func() *jsonschema.Schema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema()))
-	if err != nil {
-		panic("rulebook: the schema is not JSON: " + err.Error())
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(SchemaURL, doc); err != nil {
-		panic("rulebook: adding the schema: " + err.Error())
-	}
-	s, err := c.Compile(SchemaURL)
-	if err != nil {
-		panic("rulebook: compiling the schema: " + err.Error())
-	}
-	return s
+var compiledSchema = sync.OnceValue(func() *diag.Schema {
+	return diag.MustCompileSchema(SchemaURL, Schema())
 })
 
-var printer = message.NewPrinter(language.English)
-
-// schemaDiagnostics validates a document against the schema and turns
-// each failure into a diagnostic at its pointer.
-func schemaDiagnostics(rep *diag.Reporter, root any) diag.List {
-	err := compiledSchema().Validate(root)
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return nil
-	}
-	out := diag.NewReporter(rep.File, nil)
-	var leaves func(e *jsonschema.ValidationError)
-	leaves = func(e *jsonschema.ValidationError) {
-		for _, c := range e.Causes {
-			leaves(c)
-		}
-		if len(e.Causes) > 0 {
-			return
-		}
-		ptr := ""
-		for _, t := range e.InstanceLocation {
-			ptr += "/" + esc(t)
-		}
-		at := func(p, msg string) {
-			line, col := rep.Position(p)
-			out.At(diag.Error, p, line, col, msg)
-		}
-		switch k := e.ErrorKind.(type) {
-		case *kind.Required:
-			for _, m := range k.Missing {
-				at(ptr+"/"+esc(m), fmt.Sprintf("%q is required here", m))
-			}
-		case *kind.AdditionalProperties:
-			for _, m := range k.Properties {
-				at(ptr+"/"+esc(m), fmt.Sprintf("unknown member %q", m))
-			}
-		case *kind.Type:
-			var want []string
-			for _, w := range k.Want {
-				want = append(want, typeWord(w))
-			}
-			at(ptr, fmt.Sprintf("must be %s, not %s", strings.Join(want, " or "), typeWord(k.Got)))
-		default:
-			at(ptr, e.ErrorKind.LocalizedString(printer))
-		}
-	}
-	leaves(ve)
-	return slices.CompactFunc(out.List, func(a, b diag.Diagnostic) bool { return a == b })
-}
-
-// typeWord names a JSON Schema type the way the loader's messages do.
-func typeWord(t string) string {
-	switch t {
-	case "integer":
-		return "a whole number"
-	case "number":
-		return "a number"
-	case "string":
-		return "a string"
-	case "boolean":
-		return "true or false"
-	case "object":
-		return "an object"
-	case "array":
-		return "an array"
-	}
-	return t
+// schemaDiagnostics validates a document (data decoded) against the
+// schema and turns each failure into a diagnostic at its pointer.
+func schemaDiagnostics(file string, data []byte, root any) diag.List {
+	rep := diag.NewReporter(file, data)
+	compiledSchema().Check(rep, root)
+	return rep.List
 }

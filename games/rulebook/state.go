@@ -1,8 +1,6 @@
 package rulebook
 
 import (
-	"strconv"
-
 	"github.com/tabulagames/tabula/engine"
 )
 
@@ -156,43 +154,28 @@ func (s *State) celCard() *celCard {
 // AppendCanonical encodes the state for the match's hash: every field that
 // matters, in a fixed order.
 func (s *State) AppendCanonical(b []byte) []byte {
-	b = appendInts(b, s.Current, s.Turn, s.Round, s.Roll, boolInt(s.Over), s.MaxRounds, s.Card.Deck, s.Card.Card, s.Scripted, -1)
-	b = appendInts(b, s.Dice...)
-	b = appendInts(b, -1)
-	b = appendInts(b, s.Winners...)
+	b = engine.AppendDecimals(b, s.Current, s.Turn, s.Round, s.Roll, int(engine.Bit(s.Over)), s.MaxRounds, s.Card.Deck, s.Card.Card, s.Scripted, -1)
+	b = engine.AppendDecimals(b, s.Dice...)
+	b = engine.AppendDecimals(b, -1)
+	b = engine.AppendDecimals(b, s.Winners...)
 	b = append(b, s.EndReason...)
 	b = append(b, 0)
-	b = appendInts(b, s.Owners...)
-	b = appendInts(b, -1)
-	b = appendInts(b, s.Script...)
+	b = engine.AppendDecimals(b, s.Owners...)
+	b = engine.AppendDecimals(b, -1)
+	b = engine.AppendDecimals(b, s.Script...)
 	for _, d := range s.Decks {
-		b = appendInts(b, -2)
-		b = appendInts(b, d.Draw...)
-		b = appendInts(b, -1)
-		b = appendInts(b, d.Discard...)
+		b = engine.AppendDecimals(b, -2)
+		b = engine.AppendDecimals(b, d.Draw...)
+		b = engine.AppendDecimals(b, -1)
+		b = engine.AppendDecimals(b, d.Discard...)
 	}
 	for i := range s.Players {
 		p := &s.Players[i]
 		b = append(b, p.Name...)
 		b = append(b, 0)
-		b = appendInts(b, p.Seat, p.Tile, p.Score, boolInt(p.Active), p.Turns)
-		b = appendInts(b, p.Props...)
-		b = appendInts(b, -3)
+		b = engine.AppendDecimals(b, p.Seat, p.Tile, p.Score, int(engine.Bit(p.Active)), p.Turns)
+		b = engine.AppendDecimals(b, p.Props...)
+		b = engine.AppendDecimals(b, -3)
 	}
 	return b
-}
-
-func appendInts(b []byte, vs ...int) []byte {
-	for _, v := range vs {
-		b = strconv.AppendInt(b, int64(v), 10)
-		b = append(b, ',')
-	}
-	return b
-}
-
-func boolInt(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }

@@ -110,16 +110,7 @@ type Entry struct {
 }
 
 // Entries returns the action log from record from on.
-func (g *Game) Entries(from int) []Entry {
-	recs := g.Match.Records()
-	out := make([]Entry, 0, max(0, len(recs)-from))
-	for i := max(from, 0); i < len(recs); i++ {
-		if e, ok := g.entry(i, recs[i]); ok {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+func (g *Game) Entries(from int) []Entry { return engine.Transcribe(g.Match, from, g.entry) }
 
 func (g *Game) entry(seq int, r engine.Record) (Entry, bool) {
 	e := Entry{Seq: seq, Depth: int(r.Depth), Kind: r.Kind.String(), Player: -1}
@@ -272,34 +263,23 @@ func (g *Game) Trace() []string {
 // "ruleIndex", its place in the file's rules, and "preset") and each event
 // at a tile gives the tile's id ("tile").
 func (g *Game) WriteLog(w io.Writer, from int) error {
-	var b []byte
 	m := g.Match
-	for i := from; i < len(m.Records()); i++ {
-		r := m.Records()[i]
-		b = m.AppendJSON(b[:0], i)
+	return m.WriteJSONLWith(w, from, func(b []byte, _ int, r *engine.Record) []byte {
 		switch r.Kind {
 		case engine.RecFired:
 			p := m.Index.Get(r.Trigger).Def.Data.(*part)
-			b = b[:len(b)-1]
 			b = appendString(append(b, `,"rule":`...), p.name)
 			b = fmt.Appendf(b, `,"ruleIndex":%d`, p.rule)
 			if p.preset != "" {
 				b = appendString(append(b, `,"preset":`...), p.preset)
 			}
-			b = append(b, '}')
 		case engine.RecEvent:
-			ev := &m.Events[r.Event]
-			if ev.Location != engine.NoLocation {
-				b = b[:len(b)-1]
-				b = append(appendString(append(b, `,"tile":`...), g.State.tileID(int(ev.Location))), '}')
+			if ev := &m.Events[r.Event]; ev.Location != engine.NoLocation {
+				b = appendString(append(b, `,"tile":`...), g.State.tileID(int(ev.Location)))
 			}
 		}
-		b = append(b, '\n')
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-	}
-	return nil
+		return b
+	})
 }
 
 // appendString appends s as a JSON string.

@@ -512,8 +512,7 @@ func buildModifier(r *diag.Reporter, ptr, cond string, m modifierFile) (status.M
 		}
 		w, problems := CompileWhen(m.When)
 		for _, p := range problems {
-			line, col := r.Position(ptr + "/when")
-			r.At(diag.Error, ptr+"/when", line, col+1+p.Offset, "when: "+p.Message)
+			r.AtString(diag.Error, ptr+"/when", p.Offset, "when: "+p.Message)
 			ok = false
 		}
 		out.When = w

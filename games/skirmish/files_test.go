@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabulagames/tabula/scenario"
+	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
 
 const examples = "../../examples/skirmish"
@@ -17,24 +17,7 @@ const examples = "../../examples/skirmish"
 // TestExampleScenarios runs every scenario file of the examples, as
 // `tabula test examples/skirmish` does.
 func TestExampleScenarios(t *testing.T) {
-	files, err := scenario.Find([]string{examples})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 3 {
-		t.Fatalf("only %d scenario files in %s", len(files), examples)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := RunScenario(f, data); !r.Passed() {
-				t.Error(r.String())
-			}
-		})
-	}
+	scenariotest.Run(t, examples, 3, RunScenario)
 }
 
 // A scenario whose expectations do not hold fails, saying which.
@@ -52,6 +35,7 @@ func TestScenarioFailures(t *testing.T) {
 		{"dice: [14, 5]", "dice: [14, 5, 3]", "scripted dice left: got 1, want 0"},
 		{"hp: {fighter: 6, goblin: 7}", "hp: {fighter: 6, gobln: 7}", `no combatant "gobln" (did you mean goblin?)`},
 		{"  turn: fighter", "  turn: fighter\n  colour: red", "field colour not found"},
+		{"goblin: {reactions: 0}", "goblin: {reactions: 0}\n  values: {fighter: {atack: 3}}", `values: fighter: no value "atack" (did you mean attack?)`},
 	} {
 		changed := strings.Replace(string(data), tc.from, tc.to, 1)
 		if changed == string(data) {
@@ -86,19 +70,19 @@ func TestValidationDiagnostics(t *testing.T) {
 		file string
 		want []string
 	}{
-		{"testdata/broken.json", []string{"testdata/broken.json:5:1: /: not valid JSON: unexpected end of JSON input"}},
+		{"testdata/broken.json", []string{"testdata/broken.json:5:1: /: invalid JSON: unexpected end of the file"}},
 		{"testdata/bad-goblin.json", []string{
-			`bad-goblin.json:5:16: /abilities: missing field "cha"`,
-			`bad-goblin.json:7:12: /armor: unknown field "armor" (did you mean armour?)`,
+			`bad-goblin.json:5:16: /abilities/cha: "cha" is required here`,
+			`bad-goblin.json:7:12: /armor: unknown member "armor" (did you mean armour?)`,
 			`bad-goblin.json:11:63: /weapons/0/damage/0/dice: '1d7' does not match pattern`,
-			`bad-goblin.json:11:78: /weapons/0/damage/0/type: "slashng" is not one of acid, `,
-			`(did you mean slashing?)`,
+			`bad-goblin.json:11:78: /weapons/0/damage/0/type: must be one of acid, `,
+			`not "slashng" (did you mean slashing?)`,
 			`bad-goblin.json:12:5: /weapons/1: a ranged weapon needs "range": [normal, long] in feet`,
 			`bad-goblin.json:13:14: /weapons/2/name: a second weapon named "bow"`,
 			`bad-goblin.json:13:47: /weapons/2/range: a melee weapon has a reach, not a range`,
-			`bad-goblin.json:15:27: /resistances/fyre: unknown field "fyre" (did you mean fire?)`,
+			`bad-goblin.json:15:27: /resistances/fyre: unknown member "fyre" (did you mean fire?)`,
 			`bad-goblin.json:16:18: /conditions/0: no condition "invisble" (did you mean invisible?)`,
-			`bad-goblin.json:16:59: /conditions/1/round: unknown field "round" (did you mean rounds?)`,
+			`bad-goblin.json:16:59: /conditions/1/round: unknown member "round" (did you mean rounds?)`,
 			`bad-goblin.json:16:63: /conditions/2: warning: "hexed" is not a standard condition`,
 		}},
 		{"testdata/bad.encounter.json", []string{
@@ -122,7 +106,7 @@ func TestValidationDiagnostics(t *testing.T) {
 			`/conditions/1/modifiers/0: a self_contextual modifier needs a condition ("when")`,
 			`/conditions/2/modifiers/0/when: when: a condition must be true or false, but this is int`,
 			`/conditions/3/modifiers/0/damageType: only a resistance modifier has a damage type`,
-			`/combatants/0/conditions/0/rounds: minimum: got 0, want 1`,
+			`/combatants/0/conditions/0/rounds: must be at least 1`,
 			`/combatants/1/conditions/0: no condition "dimm" (did you mean dim?)`,
 		}},
 	} {
@@ -143,6 +127,31 @@ func TestValidationDiagnostics(t *testing.T) {
 				t.Error("a file with errors loaded")
 			}
 		})
+	}
+}
+
+// A condition that is neither a name nor an object is told both forms; one
+// of the right form but wrong within is told what is wrong.
+func TestConditionForm(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join(examples, "goblin.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ conditions, want string }{
+		{`[3]`, `/conditions/0: must be a condition's name or an object like {"name": "blinded", "rounds": 2}`},
+		{`[""]`, `/conditions/0: must not be empty`},
+		{`[{"name": "blinded", "rounds": "2"}]`, `/conditions/0/rounds: must be a whole number, not a string`},
+	} {
+		data := strings.Replace(string(base), `"skills": ["stealth"],`, `"skills": ["stealth"], "conditions": `+c.conditions+`,`, 1)
+		path := filepath.Join(t.TempDir(), "goblin.json")
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		Validate(path).Print(&b)
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("conditions %s: got\n%s\nwant a line with %q", c.conditions, b.String(), c.want)
+		}
 	}
 }
 

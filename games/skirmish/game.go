@@ -1,7 +1,6 @@
 package skirmish
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -477,40 +476,28 @@ func (g *Game) condition(name string) *status.Def {
 // AppendCanonical encodes the whole game state for the match's state hash
 // (engine.Canonical).
 func (g *Game) AppendCanonical(b []byte) []byte {
-	ints := func(vs ...int64) {
-		for _, v := range vs {
-			b = binary.AppendVarint(b, v)
-		}
-	}
-	ints(int64(len(g.Registry.entries)))
+	b = engine.AppendVarints(b, int64(len(g.Registry.entries)))
 	for _, e := range g.Registry.entries {
 		b = append(b, e.name...)
-		ints(int64(e.kind), boolInt(e.alive))
+		b = engine.AppendVarints(b, int64(e.kind), engine.Bit(e.alive))
 	}
 	for _, f := range g.Fighters {
-		ints(int64(f.ID), int64(f.Side), int64(f.Pos[0]), int64(f.Pos[1]), int64(f.HP), int64(f.TempHP),
-			boolInt(f.Alive), int64(f.Initiative), int64(f.Economy.Actions), int64(f.Economy.BonusActions),
+		b = engine.AppendVarints(b, int64(f.ID), int64(f.Side), int64(f.Pos[0]), int64(f.Pos[1]), int64(f.HP), int64(f.TempHP),
+			engine.Bit(f.Alive), int64(f.Initiative), int64(f.Economy.Actions), int64(f.Economy.BonusActions),
 			int64(f.Economy.Reactions), int64(f.Economy.Movement))
 		for _, v := range f.all {
 			b = v.AppendCanonical(b)
 		}
 	}
 	b = g.book.AppendCanonical(b)
-	ints(int64(len(g.Order)), int64(g.Turn), int64(g.Round), boolInt(g.Over), int64(g.Winner), int64(len(g.Dice)))
+	b = engine.AppendVarints(b, int64(len(g.Order)), int64(g.Turn), int64(g.Round), engine.Bit(g.Over), int64(g.Winner), int64(len(g.Dice)))
 	for _, id := range g.Order {
-		ints(int64(id))
+		b = engine.AppendVarints(b, int64(id))
 	}
 	for _, d := range g.Dice {
-		ints(int64(d))
+		b = engine.AppendVarints(b, int64(d))
 	}
 	return b
-}
-
-func boolInt(v bool) int64 {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // newCombatant builds a combatant's components from its creature.

@@ -1,11 +1,11 @@
 package skirmish
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/scenario"
 )
@@ -61,28 +61,19 @@ type ExpectedEconomy struct {
 
 // RunScenario runs a scenario file and checks its expectations.
 func RunScenario(path string, data []byte) *scenario.Result {
-	res := &scenario.Result{File: path, Name: path}
 	var sc Scenario
-	if err := scenario.Decode(data, &sc); err != nil {
-		res.Failf("cannot read the scenario: %v", err)
+	res, ok := scenario.Open(path, data, &sc)
+	if !ok {
 		return res
-	}
-	if sc.Name != "" {
-		res.Name = sc.Name
 	}
 	if sc.Encounter == "" {
 		res.Failf("the scenario names no encounter file (encounter: …)")
 		return res
 	}
-	encPath := sc.Encounter
-	if !filepath.IsAbs(encPath) {
-		encPath = filepath.Join(filepath.Dir(path), encPath)
-	}
+	encPath := scenario.Resolve(filepath.Dir(path), sc.Encounter)
 	enc, diags := LoadEncounter(encPath)
 	if enc == nil {
-		var b strings.Builder
-		diags.Errors().Print(&b)
-		res.Failf("the encounter has errors:\n%s", b.String())
+		res.Failf("the encounter has errors:\n%s", diags.Errors())
 		return res
 	}
 	m, err := NewMatch(enc, sc.Seed, sc.Dice)
@@ -112,52 +103,38 @@ func RunScenario(path string, data []byte) *scenario.Result {
 // check compares the match with the expectations.
 func (m *Match) check(res *scenario.Result, e *Expectations, from int) {
 	g := m.Game
-	each := func(what string, keys []string, fn func(f *Combatant, key string)) {
-		for _, k := range keys {
-			f := g.ByKey(k)
-			if f == nil {
-				res.Failf("%s: no combatant %q%s", what, k, diag.DidYouMean(k, g.Keys()))
-				continue
-			}
-			fn(f, k)
-		}
-	}
-	each("hp", keysOf(e.HP), func(f *Combatant, k string) { res.Expect(k+" HP", f.HP, e.HP[k]) })
-	each("tempHp", keysOf(e.TempHP), func(f *Combatant, k string) { res.Expect(k+" temporary HP", f.TempHP, e.TempHP[k]) })
-	each("positions", keysOf(e.Positions), func(f *Combatant, k string) { res.Expect(k+" position", f.Pos, e.Positions[k]) })
-	each("conditions", keysOf(e.Conditions), func(f *Combatant, k string) {
-		got := g.Conditions(f.ID)
-		if !slices.Equal(got, e.Conditions[k]) {
-			res.Failf("%s conditions: got [%s], want [%s]", k, strings.Join(got, ", "), strings.Join(e.Conditions[k], ", "))
+	keys := g.Keys()
+	scenario.Each(res, "hp", "combatant", e.HP, keys, func(k string, hp int) { res.Expect(k+" HP", g.ByKey(k).HP, hp) })
+	scenario.Each(res, "tempHp", "combatant", e.TempHP, keys, func(k string, hp int) { res.Expect(k+" temporary HP", g.ByKey(k).TempHP, hp) })
+	scenario.Each(res, "positions", "combatant", e.Positions, keys, func(k string, at Cell) { res.Expect(k+" position", g.ByKey(k).Pos, at) })
+	scenario.Each(res, "conditions", "combatant", e.Conditions, keys, func(k string, want []string) {
+		got := g.Conditions(g.ByKey(k).ID)
+		if !slices.Equal(got, want) {
+			res.Failf("%s conditions: got [%s], want [%s]", k, strings.Join(got, ", "), strings.Join(want, ", "))
 		}
 	})
-	each("resistances", keysOf(e.Resist), func(f *Combatant, k string) {
-		for _, t := range keysOf(e.Resist[k]) {
-			res.Expect(k+" "+t+" resistance", f.Resistance.Resistance(t).String(), e.Resist[k][t])
+	scenario.Each(res, "resistances", "combatant", e.Resist, keys, func(k string, want map[string]string) {
+		f := g.ByKey(k)
+		for _, t := range slices.Sorted(maps.Keys(want)) {
+			res.Expect(k+" "+t+" resistance", f.Resistance.Resistance(t).String(), want[t])
 		}
 	})
-	each("values", keysOf(e.Values), func(f *Combatant, k string) {
-		for _, n := range keysOf(e.Values[k]) {
-			v := f.Value(n)
-			if v == nil {
-				res.Failf("values: %s has no value %q%s", k, n, diag.DidYouMean(n, ValueNames()))
-				continue
-			}
-			res.Expect(k+" "+n, v.Score(), e.Values[k][n])
+	scenario.Each(res, "values", "combatant", e.Values, keys, func(k string, want map[string]int) {
+		f := g.ByKey(k)
+		var names []string
+		for _, v := range f.Values() {
+			names = append(names, v.Name)
 		}
+		scenario.Each(res, "values: "+k, "value", want, names, func(n string, score int) {
+			res.Expect(k+" "+n, f.Value(n).Score(), score)
+		})
 	})
-	each("economy", keysOf(e.Economy), func(f *Combatant, k string) {
-		x := e.Economy[k]
-		for _, c := range []struct {
-			name string
-			want *int
-			got  int
-		}{{"actions", x.Actions, f.Economy.Actions}, {"bonus actions", x.BonusActions, f.Economy.BonusActions},
-			{"reactions", x.Reactions, f.Economy.Reactions}, {"movement", x.Movement, f.Economy.Movement}} {
-			if c.want != nil {
-				res.Expect(k+" "+c.name, c.got, *c.want)
-			}
-		}
+	scenario.Each(res, "economy", "combatant", e.Economy, keys, func(k string, x ExpectedEconomy) {
+		f := g.ByKey(k)
+		scenario.ExpectSet(res, k+" actions", f.Economy.Actions, x.Actions)
+		scenario.ExpectSet(res, k+" bonus actions", f.Economy.BonusActions, x.BonusActions)
+		scenario.ExpectSet(res, k+" reactions", f.Economy.Reactions, x.Reactions)
+		scenario.ExpectSet(res, k+" movement", f.Economy.Movement, x.Movement)
 	})
 	if e.Turn != "" {
 		cur := "nobody"
@@ -186,34 +163,5 @@ func (m *Match) check(res *scenario.Result, e *Expectations, from int) {
 	if e.Trace != nil {
 		res.ExpectLines("trace", lines, e.Trace)
 	}
-	if len(e.Includes) > 0 {
-		if missing := subsequence(lines, e.Includes); missing >= 0 {
-			res.Failf("traceIncludes: line %d is not in the trace after the lines before it: %q\nthe trace is:\n  %s",
-				missing+1, e.Includes[missing], strings.Join(lines, "\n  "))
-		}
-	}
-}
-
-// subsequence returns the index of the first line of want that does not
-// appear in got in order, or -1 if all do.
-func subsequence(got, want []string) int {
-	i := 0
-	for _, line := range got {
-		if i < len(want) && line == want[i] {
-			i++
-		}
-	}
-	if i == len(want) {
-		return -1
-	}
-	return i
-}
-
-func keysOf[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	res.ExpectInOrder("trace", lines, e.Includes)
 }

@@ -13,14 +13,10 @@ import (
 // event, trigger firing, cancellation and note. Scenario traces and the
 // terminal show these.
 func (m *Match) Lines(from int) []string {
-	var out []string
-	recs := m.Records()
-	for i := max(from, 0); i < len(recs); i++ {
-		if s := m.line(&recs[i]); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
+	return engine.Transcribe(m.Match, from, func(_ int, r engine.Record) (string, bool) {
+		s := m.line(&r)
+		return s, s != ""
+	})
 }
 
 func (m *Match) line(r *engine.Record) string {
