@@ -191,9 +191,15 @@ func Suggest(word string, candidates []string) string {
 	}
 	limit := max(2, len(word)/3)
 	if bestDist < 0 || bestDist > limit {
-		// A prefix or containment also counts: PROMPT → PROMPT_CURRENT_PLAYER.
+		// Containment also counts, either way: PROMPT →
+		// PROMPT_CURRENT_PLAYER, DRAW_CARDS → DRAW.
 		for _, c := range candidates {
-			if len(w) >= 4 && strings.Contains(strings.ToUpper(c), w) {
+			if C := strings.ToUpper(c); len(w) >= 4 && strings.Contains(C, w) {
+				return c
+			}
+		}
+		for _, c := range candidates {
+			if C := strings.ToUpper(c); len(C) >= 4 && strings.Contains(w, C) {
 				return c
 			}
 		}

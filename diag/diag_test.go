@@ -37,10 +37,12 @@ func TestLocate(t *testing.T) {
 func TestSuggest(t *testing.T) {
 	cands := []string{"PROMPT_ALL_PLAYERS", "PROMPT_CURRENT_PLAYER", "SET_PLAYER_STATE", "DISPLACE_PLAYER"}
 	for in, want := range map[string]string{
-		"PROMT_ALL_PLAYERS": "PROMPT_ALL_PLAYERS",
-		"set_player_stat":   "SET_PLAYER_STATE",
-		"PROMPT":            "PROMPT_ALL_PLAYERS",
-		"TELEPORT":          "",
+		"PROMT_ALL_PLAYERS":       "PROMPT_ALL_PLAYERS",
+		"set_player_stat":         "SET_PLAYER_STATE",
+		"PROMPT":                  "PROMPT_ALL_PLAYERS",
+		"TELEPORT":                "",
+		"DISPLACE_PLAYERS":        "DISPLACE_PLAYER",
+		"MY_SET_PLAYER_STATE_NOW": "SET_PLAYER_STATE",
 	} {
 		if got := Suggest(in, cands); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)

@@ -76,7 +76,7 @@ func (l *library) loadBundled() error {
 			}
 			id := strings.TrimSuffix(path.Base(n), ".json")
 			if _, list := l.add(id, n, data, "bundled"); list.HasErrors() {
-				return fmt.Errorf("bundled game %s is invalid:\n%s", n, listText(list))
+				return fmt.Errorf("bundled game %s is invalid:\n%s", n, list.String())
 			}
 		}
 	}
@@ -180,10 +180,4 @@ func (l *library) list() []BoardInfo {
 		out = append(out, l.boards[id].info)
 	}
 	return out
-}
-
-func listText(l diag.List) string {
-	var b strings.Builder
-	l.Print(&b)
-	return b.String()
 }

@@ -159,7 +159,7 @@ func (srv *Server) room(ctx context.Context, id string) (*room, error) {
 	def, list := compileGame(rec.Game, rec.BoardName, rec.BoardData)
 	r := newRoom(srv, rec, def)
 	if def == nil {
-		r.markBroken(ctx, fmt.Errorf("its board no longer loads:\n%s", listText(list)))
+		r.markBroken(ctx, fmt.Errorf("its board no longer loads:\n%s", list.String()))
 	} else if rec.Status == store.Playing || rec.Status == store.Finished {
 		if err := r.rebuild(ctx); err != nil {
 			r.markBroken(ctx, err)

@@ -129,6 +129,7 @@ type Game struct {
 	// Commands are every command accepted so far, for replays.
 	Commands []Command
 	err      error
+	hash     string // the state hash, "" when it must be computed again
 }
 
 // Command is a player's answer to what the match asks them: a roll, a
@@ -210,6 +211,7 @@ func (g *Game) Apply(cmd Command) error {
 	if engine.IsRejected(err) {
 		return err
 	}
+	g.hash = ""
 	g.Commands = append(g.Commands, cmd)
 	return g.settle(err)
 }
@@ -236,7 +238,14 @@ func (g *Game) Err() error { return g.err }
 func (g *Game) Over() bool { return g.State.Over }
 
 // Hash returns the match's state hash.
-func (g *Game) Hash() string { return g.Match.Hash() }
+func (g *Game) Hash() string {
+	// Computed once per state: a server asks for it for the store and for
+	// every viewer.
+	if g.hash == "" {
+		g.hash = g.Match.Hash()
+	}
+	return g.hash
+}
 
 // Wait is something the match waits for.
 type Wait struct {
