@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -380,7 +381,7 @@ func (srv *Server) listMatches(w http.ResponseWriter, req *http.Request) {
 	}
 	out := []Summary{}
 	srv.mu.Lock()
-	rooms := srv.rooms
+	rooms := maps.Clone(srv.rooms) // other requests add rooms meanwhile
 	srv.mu.Unlock()
 	for _, rec := range recs {
 		sum := summarize(rec, nil)

@@ -496,3 +496,32 @@ func tamper(t *testing.T, db, match string, seq int) (*testServer, Summary) {
 	ts.call("GET", "/api/matches/"+match, nil, &sum)
 	return ts, sum
 }
+
+// TestListWhileMatchesAreCreated lists the matches while others are being
+// created and joined (run with -race).
+func TestListWhileMatchesAreCreated(t *testing.T) {
+	ts := newTestServer(t, "")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 20 {
+			ts.newMatch(2, "Ann")
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			var sums []Summary
+			ts.call("GET", "/api/matches", nil, &sums)
+			if len(sums) != 20 {
+				t.Errorf("%d matches listed, want 20", len(sums))
+			}
+			return
+		default:
+			var sums []Summary
+			if code := ts.call("GET", "/api/matches", nil, &sums); code != 200 {
+				t.Fatalf("list: %d", code)
+			}
+		}
+	}
+}
