@@ -278,7 +278,6 @@ type SpaceDrawing struct {
 	Visual      party.Visual      `json:"visual"`
 	Connections []ConnectionDraw  `json:"connections"`
 	Events      []EventText       `json:"events"`
-	Extra       map[string]string `json:"extra,omitempty"`
 }
 
 // ConnectionDraw is an arrow.
