@@ -272,12 +272,12 @@ type BoardDrawing struct {
 
 // SpaceDrawing is a space as the page draws it.
 type SpaceDrawing struct {
-	ID          string            `json:"id"`
-	Name        string            `json:"name"`
-	Type        string            `json:"type"`
-	Visual      party.Visual      `json:"visual"`
-	Connections []ConnectionDraw  `json:"connections"`
-	Events      []EventText       `json:"events"`
+	ID          string           `json:"id"`
+	Name        string           `json:"name"`
+	Type        string           `json:"type"`
+	Visual      party.Visual     `json:"visual"`
+	Connections []ConnectionDraw `json:"connections"`
+	Events      []EventText      `json:"events"`
 }
 
 // ConnectionDraw is an arrow.
