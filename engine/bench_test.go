@@ -89,7 +89,7 @@ func TestNoMatchAllocatesNothing(t *testing.T) {
 	}
 }
 
-// BenchmarkChaosCascade runs the PRD §5.2 cascade from a freshly built
+// BenchmarkChaosCascade runs the four-drone chaos cascade from a freshly built
 // match: five drones placed, one moved, twelve reactions resolved.
 func BenchmarkChaosCascade(b *testing.B) {
 	move := call("MOVE", moveArgs{Drone: 5, Lane: 1})

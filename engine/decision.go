@@ -109,6 +109,7 @@ func (m *Match) Answer(in Input) error {
 	if n := len(d.Options); (n == 0 && in.Choice != 0) || (n > 0 && (in.Choice < 0 || in.Choice >= n)) {
 		return &RejectError{Reason: fmt.Sprintf("choice %d is out of range for %q (%s)", in.Choice, d.Kind, rangeText(n))}
 	}
+	m.hashed = false
 	m.answers[slot] = in
 	m.answered[slot] = true
 	m.record(Record{Kind: RecAnswer, Event: m.suspended.event, Trigger: m.suspended.trig, Player: in.Player, Choice: in.Choice, Text: d.Kind})

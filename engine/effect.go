@@ -51,10 +51,27 @@ func NewEffects() *Effects {
 	return &Effects{byName: make(map[string]EffectID)}
 }
 
+// Effect is a registered effect whose arguments are of type A: its Call
+// builds a call whose argument type the compiler checks.
+type Effect[A any] struct {
+	ID   EffectID
+	Name string
+}
+
+// Call returns a call of the effect with the given argument.
+func (e Effect[A]) Call(arg A) EffectCall {
+	return EffectCall{ID: e.ID, Name: e.Name, Args: arg}
+}
+
 // Register adds an effect named name whose state is of type S (the type the
-// game stores in Match.State) and whose arguments are of type A. It panics
-// if the name is taken, since that is a programming error in the game.
-func Register[S, A any](e *Effects, name string, fn func(c *Ctx, s S, a A) error) EffectID {
+// game stores in Match.State) and whose arguments are of type A, and returns
+// its typed handle. It panics if the name is taken, since that is a
+// programming error in the game.
+//
+// A call whose Args are not an A (an EffectCall built by hand with the wrong
+// type) fails with an error naming both types rather than running with a
+// zero value; a call without Args runs with A's zero value.
+func Register[S, A any](e *Effects, name string, fn func(c *Ctx, s S, a A) error) Effect[A] {
 	if _, dup := e.byName[name]; dup {
 		panic("engine: effect " + name + " registered twice")
 	}
@@ -66,11 +83,16 @@ func Register[S, A any](e *Effects, name string, fn func(c *Ctx, s S, a A) error
 		if !ok {
 			return fmt.Errorf("effect %s: match state is %T, want %s", name, c.m.State, reflect.TypeFor[S]())
 		}
-		a, _ := args.(A) // nil args give A's zero value
+		var a A
+		if args != nil {
+			if a, ok = args.(A); !ok {
+				return fmt.Errorf("effect %s takes %s arguments, not %T", name, reflect.TypeFor[A](), args)
+			}
+		}
 		return fn(c, s, a)
 	})
 	e.byName[name] = id
-	return id
+	return Effect[A]{ID: id, Name: name}
 }
 
 // Lookup returns the id of the effect with the given name.

@@ -40,6 +40,9 @@ type Index struct {
 	// follow through Instance.next, so adding a trigger allocates nothing.
 	byReactor map[EntityID]TriggerID
 	live      int
+	// gen counts changes made from outside a chain (placing, moving,
+	// removing instances), so that a cached state hash knows it is stale.
+	gen uint64
 }
 
 // denseLocations bounds the location ids whose buckets are dense.
@@ -115,6 +118,7 @@ func (x *Index) relayout(types, stride int) {
 
 // reset empties the index, keeping its memory.
 func (x *Index) reset() {
+	x.gen++
 	x.inst = x.inst[:0]
 	clear(x.buckets)
 	for i := range x.dense {
@@ -130,6 +134,7 @@ func (x *Index) reset() {
 // entity), controller the player it belongs to, loc its location and pos its
 // ordering position among reactions of the same priority and tier.
 func (x *Index) Add(def *Trigger, reactor EntityID, controller PlayerID, loc LocationID, pos int64) TriggerID {
+	x.gen++
 	id := TriggerID(len(x.inst))
 	x.inst = append(x.inst, Instance{
 		Def: def, ID: id, Reactor: reactor, Controller: controller,
@@ -200,6 +205,7 @@ func (x *Index) Alive(id TriggerID) bool {
 // Remove takes an instance out of the match. Reactions already scheduled for
 // it are skipped when their turn comes.
 func (x *Index) Remove(id TriggerID) {
+	x.gen++
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -258,6 +264,7 @@ func (x *Index) MoveReactor(reactor EntityID, loc LocationID, pos int64) {
 
 // Move updates an instance's location and ordering position.
 func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
+	x.gen++
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -272,6 +279,7 @@ func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
 
 // SetController changes the controller of every trigger of an entity.
 func (x *Index) SetController(reactor EntityID, p PlayerID) {
+	x.gen++
 	x.reactorIDs(reactor, func(id TriggerID) { x.inst[id].Controller = p })
 }
 
@@ -317,6 +325,9 @@ func relates(t *Instance, ev *Event) bool {
 	if t.Def.Scope == Here && ev.Location != t.Location {
 		return false
 	}
+	if t.Def.Others && ev.Subject == t.Reactor {
+		return false
+	}
 	switch t.Def.Owner {
 	case Any:
 		return true
@@ -326,12 +337,6 @@ func relates(t *Instance, ev *Event) bool {
 		return ev.Player == t.Controller
 	case Opponent:
 		return ev.Player != NoPlayer && ev.Player != t.Controller
-	case LaneOwner:
-		return ev.Subject != t.Reactor && ev.Player == t.Controller
-	case LaneEnemy:
-		return ev.Subject != t.Reactor && ev.Player != NoPlayer && ev.Player != t.Controller
-	case LaneAny:
-		return ev.Subject != t.Reactor
 	}
 	return false
 }

@@ -139,9 +139,23 @@ var laneEffects = func() *engine.Effects {
 func call(name string, args any) engine.EffectCall { return laneEffects.MustCall(name, args) }
 
 // ability builds a trigger the way the drone data declares one.
-func ability(name string, on engine.EventType, owner engine.Relation, scope engine.Scope, effects ...engine.EffectCall) *engine.Trigger {
-	return &engine.Trigger{Name: name, On: []engine.EventType{on}, Owner: owner, Scope: scope, Effects: effects, Priority: engine.Mid}
+func ability(name string, on engine.EventType, owner relation, scope engine.Scope, effects ...engine.EffectCall) *engine.Trigger {
+	return &engine.Trigger{Name: name, On: []engine.EventType{on}, Owner: owner.rel, Others: owner.others, Scope: scope, Effects: effects, Priority: engine.Mid}
 }
+
+// relation is an owner relation, possibly narrowed to other entities than
+// the reactor (the lane game's "another drone in my lane").
+type relation struct {
+	rel    engine.Relation
+	others bool
+}
+
+var (
+	self      = relation{rel: engine.Self}
+	laneOwner = relation{rel: engine.Controller, others: true}
+	laneEnemy = relation{rel: engine.Opponent, others: true}
+	laneAny   = relation{rel: engine.Any, others: true}
+)
 
 var (
 	players   = []string{"A", "B"}
@@ -198,22 +212,22 @@ func trace(m *engine.Match) []string {
 	return out
 }
 
-// chaosDrones are the PRD §5.2 setup: one lane, left to right HypoDrone,
+// chaosDrones are the setup of the "four-drone chaos cascade": one lane, left to right HypoDrone,
 // Odin, Loki, Thor; MovedDrone arrives last. Like all game data they are
 // built once and shared by every match.
 var chaosDrones = []spec{
-	{"HypoDrone", 0, 1, ability("HypoDrone", onPowerGain, engine.Controller, engine.Anywhere, call("DRAW", amount{1}))},
-	{"Odin", 0, 1, ability("Odin: All-Seeing Eye", onDrawn, engine.Controller, engine.Anywhere, call("POWER", amount{1}))},
-	{"Loki", 0, 1, ability("Loki", onDrawn, engine.Controller, engine.Anywhere, call("GAIN_ENERGY", amount{1}))},
-	{"Thor", 0, 1, ability("Thor: Storm Surge", onEnergy, engine.Controller, engine.Anywhere, call("POWER", amount{1}))},
-	{"MovedDrone", 0, 0, ability("MovedDrone", onMove, engine.Self, engine.Anywhere, call("DRAW", amount{1}))},
+	{"HypoDrone", 0, 1, ability("HypoDrone", onPowerGain, relation{rel: engine.Controller}, engine.Anywhere, call("DRAW", amount{1}))},
+	{"Odin", 0, 1, ability("Odin: All-Seeing Eye", onDrawn, relation{rel: engine.Controller}, engine.Anywhere, call("POWER", amount{1}))},
+	{"Loki", 0, 1, ability("Loki", onDrawn, relation{rel: engine.Controller}, engine.Anywhere, call("GAIN_ENERGY", amount{1}))},
+	{"Thor", 0, 1, ability("Thor: Storm Surge", onEnergy, relation{rel: engine.Controller}, engine.Anywhere, call("POWER", amount{1}))},
+	{"MovedDrone", 0, 0, ability("MovedDrone", onMove, self, engine.Anywhere, call("DRAW", amount{1}))},
 }
 
 func chaosMatch() (*engine.Match, *laneGame) {
 	return newLaneMatch(engine.PerPair, chaosDrones...)
 }
 
-// TestChaosCascade is the drone game PRD §5.2 "4-drone chaos cascade".
+// TestChaosCascade is the four-drone chaos cascade of the drone lane game.
 func TestChaosCascade(t *testing.T) {
 	m, g := chaosMatch()
 	if err := m.Run(0, call("MOVE", moveArgs{Drone: 5, Lane: 1})); err != nil {
@@ -264,14 +278,14 @@ func TestChaosCascade(t *testing.T) {
 	}
 }
 
-// TestDepthFirst is PRD §4.3: Odin and Loki both react to a draw; Odin's
+// TestDepthFirst: Odin and Loki both react to a draw; Odin's
 // whole cascade resolves before Loki starts.
 func TestDepthFirst(t *testing.T) {
 	m, _ := newLaneMatch(engine.PerPair,
-		spec{"Odin", 0, 1, ability("Odin", onDrawn, engine.Controller, engine.Anywhere, call("POWER", amount{1}))},
-		spec{"Loki", 0, 1, ability("Loki", onDrawn, engine.Controller, engine.Anywhere, call("GAIN_ENERGY", amount{1}))},
-		spec{"Watcher", 0, 1, ability("Watcher", onPowerGain, engine.Controller, engine.Anywhere, call("HEAL", amount{1}))},
-		spec{"Scout", 0, 0, ability("Scout", onMove, engine.Self, engine.Anywhere, call("DRAW", amount{1}))},
+		spec{"Odin", 0, 1, ability("Odin", onDrawn, relation{rel: engine.Controller}, engine.Anywhere, call("POWER", amount{1}))},
+		spec{"Loki", 0, 1, ability("Loki", onDrawn, relation{rel: engine.Controller}, engine.Anywhere, call("GAIN_ENERGY", amount{1}))},
+		spec{"Watcher", 0, 1, ability("Watcher", onPowerGain, relation{rel: engine.Controller}, engine.Anywhere, call("HEAL", amount{1}))},
+		spec{"Scout", 0, 0, ability("Scout", onMove, self, engine.Anywhere, call("DRAW", amount{1}))},
 	)
 	if err := m.Run(0, call("MOVE", moveArgs{Drone: 4, Lane: 1})); err != nil {
 		t.Fatal(err)
@@ -282,17 +296,17 @@ func TestDepthFirst(t *testing.T) {
 	}
 }
 
-// TestSelfActorReactor is PRD §3.4: A moves Osiris into a lane holding A's
+// TestSelfActorReactor: A moves Osiris into a lane holding A's
 // BuffBot and a Proximity Mine on A's board; Osiris heals itself first,
 // then BuffBot shields it, then the mine hits it; B's drone in the lane
 // (LANE_ENEMY) reacts last, in the opponent's tier.
 func TestSelfActorReactor(t *testing.T) {
 	m, g := newLaneMatch(engine.PerPair,
-		spec{"Sentinel", 1, 2, ability("Sentinel", onLaneIn, engine.LaneEnemy, engine.Here, call("HEAL", amount{1}))},
-		spec{"BuffBot", 0, 2, ability("BuffBot", onLaneIn, engine.LaneOwner, engine.Here, call("SHIELD_MOVER", amount{1}))},
-		spec{"Proximity Mine", 0, 2, ability("Proximity Mine", onLaneIn, engine.LaneOwner, engine.Here, call("DAMAGE_MOVER", amount{4}))},
-		spec{"Osiris", 0, 1, ability("Osiris", onMove, engine.Self, engine.Anywhere, call("HEAL", amount{4}))},
-		spec{"Far BuffBot", 0, 3, ability("Far BuffBot", onLaneIn, engine.LaneOwner, engine.Here, call("SHIELD_MOVER", amount{1}))},
+		spec{"Sentinel", 1, 2, ability("Sentinel", onLaneIn, laneEnemy, engine.Here, call("HEAL", amount{1}))},
+		spec{"BuffBot", 0, 2, ability("BuffBot", onLaneIn, laneOwner, engine.Here, call("SHIELD_MOVER", amount{1}))},
+		spec{"Proximity Mine", 0, 2, ability("Proximity Mine", onLaneIn, laneOwner, engine.Here, call("DAMAGE_MOVER", amount{4}))},
+		spec{"Osiris", 0, 1, ability("Osiris", onMove, self, engine.Anywhere, call("HEAL", amount{4}))},
+		spec{"Far BuffBot", 0, 3, ability("Far BuffBot", onLaneIn, laneOwner, engine.Here, call("SHIELD_MOVER", amount{1}))},
 	)
 	if err := m.Run(0, call("MOVE", moveArgs{Drone: 4, Lane: 2})); err != nil {
 		t.Fatal(err)
@@ -314,8 +328,8 @@ func TestSelfActorReactor(t *testing.T) {
 // earlier sibling is skipped.
 func TestRemovedReactorSkipped(t *testing.T) {
 	m, g := newLaneMatch(engine.PerPair,
-		spec{"Bomb", 0, 1, ability("Bomb", onLaneIn, engine.LaneAny, engine.Here, call("DESTROY_OTHERS_IN_LANE", nil))},
-		spec{"Victim", 0, 1, ability("Victim", onLaneIn, engine.LaneAny, engine.Here, call("HEAL", amount{1}))},
+		spec{"Bomb", 0, 1, ability("Bomb", onLaneIn, laneAny, engine.Here, call("DESTROY_OTHERS_IN_LANE", nil))},
+		spec{"Victim", 0, 1, ability("Victim", onLaneIn, laneAny, engine.Here, call("HEAL", amount{1}))},
 		spec{"Mover", 0, 2, nil},
 	)
 	if err := m.Run(0, call("MOVE", moveArgs{Drone: 3, Lane: 1})); err != nil {
@@ -335,9 +349,9 @@ func TestRemovedReactorSkipped(t *testing.T) {
 // guard ends it.
 func TestPairGuardEndsPingPong(t *testing.T) {
 	m, g := newLaneMatch(engine.PerPair,
-		spec{"Ping", 0, 1, ability("Ping", onPowerGain, engine.LaneOwner, engine.Here, call("POWER", amount{1}))},
-		spec{"Pong", 0, 1, ability("Pong", onPowerGain, engine.LaneOwner, engine.Here, call("POWER", amount{1}))},
-		spec{"Spark", 0, 0, ability("Spark", onMove, engine.Self, engine.Anywhere, call("POWER", amount{1}))},
+		spec{"Ping", 0, 1, ability("Ping", onPowerGain, laneOwner, engine.Here, call("POWER", amount{1}))},
+		spec{"Pong", 0, 1, ability("Pong", onPowerGain, laneOwner, engine.Here, call("POWER", amount{1}))},
+		spec{"Spark", 0, 0, ability("Spark", onMove, self, engine.Anywhere, call("POWER", amount{1}))},
 	)
 	if err := m.Run(0, call("MOVE", moveArgs{Drone: 3, Lane: 1})); err != nil {
 		t.Fatal(err)
@@ -358,7 +372,7 @@ func TestStepBudgetEndsRunaway(t *testing.T) {
 	rules := *laneRules[engine.NoGuard]
 	rules.Budget = 1000
 	m := engine.NewMatch(&rules, g, 1, []string{"A"})
-	m.Index.Add(ability("Echo: repeat", onPing, engine.Any, engine.Anywhere, call("PING", nil)), 1, 0, 1, 1)
+	m.Index.Add(ability("Echo: repeat", onPing, relation{}, engine.Anywhere, call("PING", nil)), 1, 0, 1, 1)
 	err := m.Run(0, call("PING", nil))
 	var runaway *engine.RunawayError
 	if !asRunaway(err, &runaway) {
@@ -387,10 +401,10 @@ func asRunaway(err error, target **engine.RunawayError) bool {
 // subjects never fire.
 func TestDispatchIgnoresUnrelated(t *testing.T) {
 	m, g := newLaneMatch(engine.PerPair,
-		spec{"Other lane", 0, 3, ability("Other lane", onLaneIn, engine.LaneAny, engine.Here, call("HEAL", amount{1}))},
-		spec{"Other type", 0, 1, ability("Other type", onEnergy, engine.Any, engine.Anywhere, call("HEAL", amount{1}))},
-		spec{"Not me", 0, 1, ability("Not me", onMove, engine.Self, engine.Anywhere, call("HEAL", amount{1}))},
-		spec{"Opponent's", 0, 1, ability("Opponent's", onLaneIn, engine.LaneEnemy, engine.Here, call("HEAL", amount{1}))},
+		spec{"Other lane", 0, 3, ability("Other lane", onLaneIn, laneAny, engine.Here, call("HEAL", amount{1}))},
+		spec{"Other type", 0, 1, ability("Other type", onEnergy, relation{}, engine.Anywhere, call("HEAL", amount{1}))},
+		spec{"Not me", 0, 1, ability("Not me", onMove, self, engine.Anywhere, call("HEAL", amount{1}))},
+		spec{"Opponent's", 0, 1, ability("Opponent's", onLaneIn, laneEnemy, engine.Here, call("HEAL", amount{1}))},
 		spec{"Mover", 0, 2, nil},
 	)
 	if err := m.Run(0, call("MOVE", moveArgs{Drone: 5, Lane: 1})); err != nil {

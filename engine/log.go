@@ -78,6 +78,7 @@ func (m *Match) Records() []Record { return m.records }
 // long simulations that do not need them. Events that are still being
 // resolved must not be forgotten: call it only between chains.
 func (m *Match) ClearLog() {
+	m.hashed = false
 	m.records = m.records[:0]
 	m.Events = m.Events[:0]
 	m.budgetFrom = 0

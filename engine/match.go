@@ -119,6 +119,12 @@ type Match struct {
 	answers      []Input
 	answered     []bool
 
+	// hash caches the state hash; it is valid while hashed is true and
+	// the index has not changed since (Index.gen == hashGen).
+	hash    string
+	hashed  bool
+	hashGen uint64
+
 	rollback rollback
 	cur      task // the task being run
 	running  bool // an effect is running
@@ -186,6 +192,7 @@ func (m *Match) Reset(state any, seed uint64) {
 		panic("engine: Reset called from inside an effect")
 	}
 	m.State = state
+	m.hashed = false
 	m.Index.reset()
 	m.RNG.Reset(seed)
 	m.Events = m.Events[:0]
@@ -277,7 +284,12 @@ func (m *Match) Actor() PlayerID { return m.actor }
 func (m *Match) Round() int64 { return m.round }
 
 // NewRound starts a new round: triggers with UsesPerRound may fire again.
-func (m *Match) NewRound() { m.round++ }
+func (m *Match) NewRound() { m.round++; m.hashed = false }
+
+// Touch tells the match that its game state changed outside an effect (a
+// scenario's setup, a test), so that the state hash is computed again.
+// Effects need not call it.
+func (m *Match) Touch() { m.hashed = false }
 
 // PlayerName returns a seat's name, or "player N".
 func (m *Match) PlayerName(p PlayerID) string {
@@ -317,6 +329,7 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 	if m.hasSuspended {
 		return &RejectError{Reason: "waiting for " + m.waitingNames()}
 	}
+	m.hashed = false
 	m.chain++
 	m.actor = actor
 	m.steps = 0
@@ -788,7 +801,20 @@ func (m *Match) runaway(budget int) error {
 // game state, the random streams, the trigger instances, the agenda and the
 // pending decisions. Two matches with the same rules, seed and commands have
 // the same hash after every command.
+//
+// The hash is computed once per state and cached: a server asks for it for
+// the store and for every viewer. Effects, Run, Answer, Reset, NewRound and
+// changes to the index make it stale; a game that changes its state any
+// other way calls Touch.
 func (m *Match) Hash() string {
+	if m.hashed && m.hashGen == m.Index.gen {
+		return m.hash
+	}
+	m.hash, m.hashed, m.hashGen = m.computeHash(), true, m.Index.gen
+	return m.hash
+}
+
+func (m *Match) computeHash() string {
 	b := make([]byte, 0, 1024)
 	if c, ok := m.State.(Canonical); ok {
 		b = c.AppendCanonical(b)

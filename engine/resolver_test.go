@@ -25,7 +25,7 @@ func (f fewerTurns) Holds(state any, _ *engine.Event, _ *engine.Instance) (bool,
 	return state.(*turnGame).Turns < f.limit, nil
 }
 
-// TestTurnRules runs seed 004's example: StartTurnRule enqueues END_TURN at
+// TestTurnRules runs a rule-based turn loop: StartTurnRule enqueues END_TURN at
 // the lowest priority (10); EndTurnRule enqueues "set current player" and
 // then START_TURN, both at priority 1, which run in the order they were
 // added. A third rule plays the current player's move at priority 5. Lower
@@ -153,7 +153,7 @@ func TestDeclarationCancelsAttack(t *testing.T) {
 		}
 		ev := engine.NewEvent(attack)
 		ev.Phase, ev.Subject, ev.Target = engine.Declaration, args.Attacker, args.Target
-		c.Announce(ev, engine.EffectCall{ID: resolve, Name: "RESOLVE_ATTACK"})
+		c.Announce(ev, resolve.Call(struct{}{}))
 		return nil
 	})
 	engine.Register(effects, "CANCEL", func(c *engine.Ctx, a *arena, _ struct{}) error {
@@ -329,17 +329,17 @@ func playRandom(n int) (string, []string) {
 		var ab *engine.Trigger
 		switch i % 6 {
 		case 0:
-			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onDrawn, engine.Controller, engine.Anywhere, call("POWER", amount{1}))
+			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onDrawn, relation{rel: engine.Controller}, engine.Anywhere, call("POWER", amount{1}))
 		case 1:
-			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onDrawn, engine.Opponent, engine.Anywhere, call("GAIN_ENERGY", amount{1}))
+			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onDrawn, relation{rel: engine.Opponent}, engine.Anywhere, call("GAIN_ENERGY", amount{1}))
 		case 2:
-			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onEnergy, engine.Controller, engine.Anywhere, call("POWER", amount{1}))
+			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onEnergy, relation{rel: engine.Controller}, engine.Anywhere, call("POWER", amount{1}))
 		case 3:
-			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onPowerGain, engine.LaneAny, engine.Here, call("DRAW", amount{1}))
+			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onPowerGain, laneAny, engine.Here, call("DRAW", amount{1}))
 		case 4:
-			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onMove, engine.Self, engine.Anywhere, call("DRAW", amount{2}))
+			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onMove, self, engine.Anywhere, call("DRAW", amount{2}))
 		case 5:
-			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onLaneIn, engine.LaneEnemy, engine.Here, call("DAMAGE_MOVER", amount{1}))
+			ab = ability(fmt.Sprintf("%s-%d", names[i%8], i), onLaneIn, laneEnemy, engine.Here, call("DAMAGE_MOVER", amount{1}))
 		}
 		specs = append(specs, spec{fmt.Sprintf("%s-%d", names[i%8], i), engine.PlayerID(i % 2), engine.LocationID(i%3 + 1), ab})
 	}

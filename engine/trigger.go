@@ -5,9 +5,8 @@ package engine
 // it belongs to, or whose board it sits on).
 type Relation uint8
 
-// The owner relations. The lane relations are those of the drone lane game:
-// they never react to the reactor's own events ("another drone acts in my
-// lane"), and LaneOwner means the player whose board the reactor sits on.
+// The owner relations. Trigger.Others narrows any of them to events about
+// another entity than the reactor ("another drone moves into my lane").
 const (
 	// Any reacts to every matching event.
 	Any Relation = iota
@@ -17,16 +16,9 @@ const (
 	Controller
 	// Opponent reacts to events that concern another player.
 	Opponent
-	// LaneOwner reacts to events of another entity owned by the player
-	// whose board the reactor is on.
-	LaneOwner
-	// LaneEnemy reacts to events of another entity owned by another player.
-	LaneEnemy
-	// LaneAny reacts to events of any other entity.
-	LaneAny
 )
 
-var relationNames = [...]string{"ANY", "SELF", "CONTROLLER", "OPPONENT", "LANE_OWNER", "LANE_ENEMY", "LANE_ANY"}
+var relationNames = [...]string{"ANY", "SELF", "CONTROLLER", "OPPONENT"}
 
 // String returns the relation's name as written in game files.
 func (r Relation) String() string {
@@ -75,6 +67,9 @@ type Trigger struct {
 	Phase Phase
 	// Owner is the owner relation.
 	Owner Relation
+	// Others leaves out events whose subject is the trigger's own
+	// reactor: the trigger reacts to what other entities do.
+	Others bool
 	// Scope is the location scope.
 	Scope Scope
 	// Filter and Condition are optional tests; both must pass.
@@ -129,9 +124,8 @@ func (t *Instance) Alive() bool { return t.alive }
 // Status is where a trigger instance stands in the current chain.
 type Status uint8
 
-// The statuses of a trigger instance. They are the event states of the
-// party board game: READY, TRIGGERED, PROCESSING_ACTION, COMPLETED_ACTION
-// and INACTIVE.
+// The statuses of a trigger instance. A game may show them under names of
+// its own.
 const (
 	// Ready: it has not been set off in the current chain.
 	Ready Status = iota
@@ -145,9 +139,10 @@ const (
 	Removed
 )
 
-var statusNames = [...]string{"READY", "TRIGGERED", "PROCESSING_ACTION", "COMPLETED_ACTION", "INACTIVE"}
+var statusNames = [...]string{"ready", "scheduled", "running", "done", "removed"}
 
-// String returns the board game's name of the status.
+// String returns the status's name: ready, scheduled, running, done or
+// removed.
 func (s Status) String() string {
 	if int(s) < len(statusNames) {
 		return statusNames[s]

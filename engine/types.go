@@ -14,7 +14,8 @@ type EventType uint16
 // happens (see Ctx.Announce).
 type Phase uint8
 
-// The phases of seed 003's event pipeline. A game may use any subset.
+// The phases of an action that others may intercept: it is declared, then
+// executed, its effects apply, and it completes. A game may use any subset.
 const (
 	NoPhase Phase = iota
 	Declaration

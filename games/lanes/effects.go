@@ -114,18 +114,18 @@ var registry = engine.NewEffects()
 
 // The calls of the game's own effects.
 var (
-	idRepeat      = engine.Register(registry, "REPEAT", repeat)
-	idConditional = engine.Register(registry, "CONDITIONAL", conditional)
-	idDeploy      = engine.Register(registry, "DEPLOY", deploy)
-	idMove        = engine.Register(registry, "MOVE", move)
-	idAttack      = engine.Register(registry, "ATTACK", attack)
-	idResolve     = engine.Register(registry, "RESOLVE_ATTACK", resolveAttack)
-	idStartCard   = engine.Register(registry, "PLAY_CARD", startCard)
-	idFinishCard  = engine.Register(registry, "FINISH_CARD", finishCard)
-	idEndTurn     = engine.Register(registry, "END_TURN", endTurn)
-	idRoundStart  = engine.Register(registry, "ROUND_START", roundStart)
-	idDestroy     = engine.Register(registry, "DESTROY", destroyEffect)
-	idGoAgain     = engine.Register(registry, "GO_AGAIN", goAgain)
+	idRepeat      = engine.Register(registry, "REPEAT", repeat).ID
+	idConditional = engine.Register(registry, "CONDITIONAL", conditional).ID
+	idDeploy      = engine.Register(registry, "DEPLOY", deploy).ID
+	idMove        = engine.Register(registry, "MOVE", move).ID
+	idAttack      = engine.Register(registry, "ATTACK", attack).ID
+	idResolve     = engine.Register(registry, "RESOLVE_ATTACK", resolveAttack).ID
+	idStartCard   = engine.Register(registry, "PLAY_CARD", startCard).ID
+	idFinishCard  = engine.Register(registry, "FINISH_CARD", finishCard).ID
+	idEndTurn     = engine.Register(registry, "END_TURN", endTurn).ID
+	idRoundStart  = engine.Register(registry, "ROUND_START", roundStart).ID
+	idDestroy     = engine.Register(registry, "DESTROY", destroyEffect).ID
+	idGoAgain     = engine.Register(registry, "GO_AGAIN", goAgain).ID
 )
 
 func init() {

@@ -399,12 +399,13 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 	case catLane:
 		t.Scope = engine.Here
 		switch owner {
+		// A lane trigger reacts to other drones than its own.
 		case "LANE_OWNER":
-			t.Owner = engine.LaneOwner
+			t.Owner, t.Others = engine.Controller, true
 		case "LANE_ENEMY":
-			t.Owner = engine.LaneEnemy
+			t.Owner, t.Others = engine.Opponent, true
 		case "ANY":
-			t.Owner = engine.LaneAny
+			t.Owner, t.Others = engine.Any, true
 		case "":
 			b.errorf(ptr, "%s is a lane trigger: say whose drones set it off with triggerOwner LANE_OWNER, LANE_ENEMY or ANY", ab.Trigger)
 		default:

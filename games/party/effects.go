@@ -15,11 +15,11 @@ var effects = engine.NewEffects()
 
 // The turn's effects, run by the match itself between commands.
 var (
-	callStartGame = engine.Register(effects, "START_GAME", startGame)
-	callBeginTurn = engine.Register(effects, "BEGIN_TURN", beginTurn)
-	callRoll      = engine.Register(effects, "ROLL", roll)
-	callStep      = engine.Register(effects, "STEP", step)
-	callEndTurn   = engine.Register(effects, "END_TURN", endTurn)
+	callStartGame = engine.Register(effects, "START_GAME", startGame).ID
+	callBeginTurn = engine.Register(effects, "BEGIN_TURN", beginTurn).ID
+	callRoll      = engine.Register(effects, "ROLL", roll).ID
+	callStep      = engine.Register(effects, "STEP", step).ID
+	callEndTurn   = engine.Register(effects, "END_TURN", endTurn).ID
 )
 
 func init() {

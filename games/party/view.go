@@ -116,7 +116,7 @@ func (g *Game) View(seat int) View {
 	g.Match.Index.Each(func(t *engine.Instance) {
 		if st := g.Match.TriggerStatus(t.ID); st != engine.Ready {
 			ref := t.Def.Data.(eventRef)
-			v.Events = append(v.Events, EventView{Space: g.Def.Board.Spaces[ref.Space].ID, Index: ref.Event, State: st.String()})
+			v.Events = append(v.Events, EventView{Space: g.Def.Board.Spaces[ref.Space].ID, Index: ref.Event, State: eventState(st)})
 		}
 	})
 	for _, w := range v.YourWaits {
@@ -127,6 +127,22 @@ func (g *Game) View(seat int) View {
 		}
 	}
 	return v
+}
+
+// eventState names a trigger's status as board files name an event's
+// state.
+func eventState(st engine.Status) string {
+	switch st {
+	case engine.Ready:
+		return "READY"
+	case engine.Scheduled:
+		return "TRIGGERED"
+	case engine.Running:
+		return "PROCESSING_ACTION"
+	case engine.Done:
+		return "COMPLETED_ACTION"
+	}
+	return "INACTIVE"
 }
 
 // ways are the spaces the current player may step to.

@@ -21,10 +21,10 @@ var effectIDs = map[string]engine.EffectID{}
 var callStart, callMoveOn engine.EffectID
 
 func init() {
-	callStart = engine.Register(effects, "START", startGame)
-	callMoveOn = engine.Register(effects, "MOVE_ON", moveOn)
+	callStart = engine.Register(effects, "START", startGame).ID
+	callMoveOn = engine.Register(effects, "MOVE_ON", moveOn).ID
 	for _, a := range actions {
-		effectIDs[a.Name] = engine.Register(effects, a.Name, perform)
+		effectIDs[a.Name] = engine.Register(effects, a.Name, perform).ID
 	}
 }
 

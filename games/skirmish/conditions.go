@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/status"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // The standard conditions. Data files name them; an encounter may define

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // The creatures of the engine book's examples.

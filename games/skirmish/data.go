@@ -10,8 +10,8 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/status"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // The JSON forms of the files. The schema checks their shape first; these

@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/status"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // Abilities are the six ability scores, in this order.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
+	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
 // Match is one fight of an encounter: the engine's match and the game

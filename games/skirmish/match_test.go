@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
+	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
 func ambush(t testing.TB) *Encounter {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
+	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
 // Handlers of the early phases may cancel or change an action. These test

@@ -2,8 +2,8 @@ package skirmish
 
 import (
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/status"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // The event types of the pack. Actions (ATTACK, MOVE, STEP_MOVEMENT, DASH,
@@ -57,8 +57,8 @@ func init() {
 	engine.Register(effects, "START", func(c *engine.Ctx, g *Game, _ struct{}) error { return g.start(c) })
 	engine.Register(effects, "ACT", func(c *engine.Ctx, g *Game, a actArgs) error { return g.act(c, a) })
 	engine.Register(effects, "ACT_STAGE", func(c *engine.Ctx, g *Game, n uint8) error { return g.stage(c, n) })
-	actDone = engine.Register(effects, "ACT_DONE", func(c *engine.Ctx, g *Game, a *Act) error { return g.done(c, a) })
-	stepID = engine.Register(effects, "STEP", func(c *engine.Ctx, g *Game, a stepArgs) error { return g.step(c, a) })
+	actDone = engine.Register(effects, "ACT_DONE", func(c *engine.Ctx, g *Game, a *Act) error { return g.done(c, a) }).ID
+	stepID = engine.Register(effects, "STEP", func(c *engine.Ctx, g *Game, a stepArgs) error { return g.step(c, a) }).ID
 	engine.Register(effects, "STEP_STAGE", func(c *engine.Ctx, g *Game, n uint8) error { return g.stepStage(c, n) })
 	for n := range uint8(4) {
 		actStage[n] = effects.MustCall("ACT_STAGE", n)

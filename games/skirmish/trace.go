@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
+	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
 // Lines renders the log from record from on as readable lines: one per

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
+	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
 // start begins the encounter: starting conditions, initiative, round 1 and

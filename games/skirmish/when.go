@@ -11,7 +11,7 @@ import (
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // The condition of a contextual modifier in a data file ("when") is a CEL

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/status"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/status"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // world is a minimal game: two creatures with an attack bonus and an

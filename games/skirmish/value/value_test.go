@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 const (

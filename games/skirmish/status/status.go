@@ -32,7 +32,7 @@ import (
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/engine/value"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // DurationKind is how a status ends by itself.

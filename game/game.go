@@ -1,0 +1,314 @@
+// Package game is the one interface between Tabula's game packs and
+// everything above them: the server and its page, the command line, bots,
+// the simulator and the scenario runner reach a game only through it.
+//
+// A Pack reads game files into Definitions; a Definition starts Matches; a
+// Match applies a seat's command, given as the pack's own JSON, lists the
+// commands each seat may play now, shows each seat (or a spectator) what
+// it may see, and tells its readable log, its state hash and its outcome.
+//
+// Every Match is a deterministic state machine: the same definition, setup
+// and commands give the same log and the same hashes on every machine. A
+// Match is not safe for use by two goroutines at once; a Definition is,
+// and many matches share one.
+//
+// docs/packs.md explains how to add a pack; gametest holds the smallest
+// complete pack and the checks every pack passes.
+package game
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/engine/rng"
+)
+
+// Pack is one kind of game: the party board game, the drone lane card
+// game, d20 skirmishes, rule books.
+type Pack interface {
+	// Name is the pack's name as game files, scenario files and stored
+	// matches write it ("party").
+	Name() string
+	// Detect reports whether a source is one of this pack's games. It
+	// only sniffs (the main file's "game" member, a folder's manifest):
+	// it is cheap and never fails.
+	Detect(src *Source) bool
+	// Load reads, checks and compiles the game at src: it returns the
+	// definition, or nil and every problem found (with file, line, column
+	// and JSON pointer). Warnings may come with a definition.
+	Load(src *Source) (Definition, diag.List)
+	// Schemas are the pack's published JSON Schemas, by the name `tabula
+	// schema NAME` prints them under.
+	Schemas() []Schema
+}
+
+// Packs are the packs a program knows, in the order Detect tries them.
+type Packs []Pack
+
+// Named returns the pack of that name, or nil.
+func (ps Packs) Named(name string) Pack {
+	for _, p := range ps {
+		if p.Name() == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Names returns the packs' names, in order.
+func (ps Packs) Names() []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name()
+	}
+	return out
+}
+
+// Detect returns the pack whose game src is.
+func (ps Packs) Detect(src *Source) (Pack, error) {
+	for _, p := range ps {
+		if p.Detect(src) {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: not a game file Tabula knows: a game file names its pack in \"game\" (%s), "+
+		"or is a party board (\"spaces\", or \"type\": \"game\")", src.Name(), strings.Join(ps.Names(), ", "))
+}
+
+// Load detects the pack of src (or takes the one named, if name is not
+// "") and loads the game with it. Problems, an unknown pack included, are
+// diagnostics.
+func (ps Packs) Load(src *Source, name string) (Pack, Definition, diag.List) {
+	var p Pack
+	if name != "" {
+		if p = ps.Named(name); p == nil {
+			return nil, nil, diag.List{{File: src.Name(), Severity: diag.Error,
+				Message: fmt.Sprintf("no game pack %q%s", name, diag.DidYouMean(name, ps.Names()))}}
+		}
+	} else {
+		var err error
+		if p, err = ps.Detect(src); err != nil {
+			return nil, nil, diag.List{{File: src.Name(), Severity: diag.Error, Message: strings.TrimPrefix(err.Error(), src.Name()+": ")}}
+		}
+	}
+	def, list := p.Load(src)
+	return p, def, list
+}
+
+// Schema is a published JSON Schema.
+type Schema struct {
+	Name string
+	Data []byte
+}
+
+// Cataloger is a Pack that tells the game editor what its files are made
+// of (actions, triggers, presets with their fields).
+type Cataloger interface {
+	// Catalog is what every file of the pack may use, ready for JSON.
+	Catalog() any
+}
+
+// Definition is a checked, compiled game ready to play. It is immutable
+// and shared by every match started from it.
+type Definition interface {
+	// Info describes the game for the lobby and the command line.
+	Info() Info
+	// Drawing is the board (or table) as the page draws it, ready for
+	// JSON; nil if the pack's page needs none.
+	Drawing() any
+	// Start begins a match. Players are the seats' names in seat order;
+	// their number must be within Info's limits.
+	Start(s Setup) (Match, error)
+}
+
+// Info describes a game.
+type Info struct {
+	// Pack is the pack's name.
+	Pack        string `json:"game"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// MinPlayers and MaxPlayers bound the number of seats.
+	MinPlayers int `json:"minPlayers"`
+	MaxPlayers int `json:"maxPlayers"`
+	// Roles name the seats when the game gives them names of its own (a
+	// skirmish's sides), in seat order; nil otherwise.
+	Roles []string `json:"roles,omitempty"`
+	// DefaultMaxRounds is the round limit of a match started without one
+	// (0: none).
+	DefaultMaxRounds int `json:"defaultMaxRounds"`
+	// Size says how big the game is in its own unit ("24 spaces").
+	Size string `json:"size,omitempty"`
+}
+
+// CheckPlayers reports a number of players outside a game's limits.
+func (i Info) CheckPlayers(n int) error {
+	if n >= i.MinPlayers && n <= i.MaxPlayers {
+		return nil
+	}
+	return &PlayersError{Name: i.Name, Min: i.MinPlayers, Max: i.MaxPlayers, Got: n}
+}
+
+// PlayersError is a match started with a number of players its game does
+// not allow.
+type PlayersError struct {
+	Name          string
+	Min, Max, Got int
+}
+
+func (e *PlayersError) Error() string {
+	name := e.Name
+	if name == "" {
+		name = "this game"
+	}
+	if e.Min == e.Max {
+		return name + " is for " + itoa(e.Min) + " players, not " + itoa(e.Got)
+	}
+	return name + " is for " + itoa(e.Min) + " to " + itoa(e.Max) + " players, not " + itoa(e.Got)
+}
+
+// Setup is how a match starts.
+type Setup struct {
+	// Players are the seats' names, in seat order.
+	Players []string
+	// Seed seeds every random number of the match.
+	Seed uint64
+	// MaxRounds ends a match that has not ended by then, with no winner
+	// (0: the game's default).
+	MaxRounds int
+	// Dice are scripted die results, used in order before random ones
+	// (scenario files, `tabula play --rolls`, tests). A server never sets
+	// them: commands never carry dice.
+	Dice []int
+}
+
+// Spectator is the seat of a viewer who plays no seat.
+const Spectator = -1
+
+// Match is one game being played.
+type Match interface {
+	// Apply plays a seat's command, given as the pack's JSON. A command
+	// that breaks the rules (out of turn, not a legal choice, malformed)
+	// is rejected with an engine.RejectError and changes nothing; any
+	// other error means the match cannot go on.
+	Apply(seat int, cmd json.RawMessage) error
+	// Waiting returns the seats the match waits for, in order; none once
+	// it is over.
+	Waiting() []int
+	// Legal returns every command the seat may play now (none when the
+	// match does not wait for it), each of which Apply accepts.
+	Legal(seat int) []Command
+	// View is what a seat, or a Spectator, sees now, ready for JSON:
+	// other seats' hidden information (hands, decks, sealed answers) is
+	// not in it.
+	View(seat int) any
+	// Log returns the readable log as a seat (or a Spectator) may see it,
+	// from log record from on. Records hidden from the viewer are left
+	// out or told without their secret ("Bob draws a card").
+	Log(viewer, from int) []Entry
+	// LogLen is the number of log records so far: the from of the next
+	// call to Log that should return only new entries.
+	LogLen() int
+	// Hash is the state hash: equal states, equal hashes.
+	Hash() string
+	// Outcome says whether and how the match ended.
+	Outcome() Outcome
+}
+
+// Command is one command a seat may play.
+type Command struct {
+	// Data is the command in the pack's JSON, as Apply takes it.
+	Data json.RawMessage `json:"data"`
+	// Text says what it does, in the players' words ("Roll the dice",
+	// "Deploy Odin to lane 2").
+	Text string `json:"text"`
+}
+
+// Outcome is whether and how a match ended.
+type Outcome struct {
+	Over bool `json:"over"`
+	// Winners are the winning seats (none for a draw or a match stopped
+	// by its round limit).
+	Winners []int `json:"winners"`
+	// Reason says how it ended ("Ann reached the finish", "round limit").
+	Reason string `json:"reason,omitempty"`
+}
+
+// Entry is one line of a match's readable log, with what a page needs to
+// animate it.
+type Entry struct {
+	// Seq is the log record the entry tells.
+	Seq int `json:"seq"`
+	// Chain is the command (or automatic step) that caused it; Depth how
+	// deep in a cascade of triggers it happened (0: the command itself).
+	Chain int `json:"chain"`
+	Depth int `json:"depth"`
+	// Kind is the engine's kind of record: event, fired, blocked,
+	// skipped, cancelled, ask, answer, note or error.
+	Kind string `json:"kind"`
+	// Type is the event's type (ROLLED, ON_ENTER, DAMAGE…), if any.
+	Type string `json:"type,omitempty"`
+	// Seat is the seat concerned, or -1.
+	Seat int `json:"seat"`
+	// Text tells it in the players' words; "" when players need not see
+	// it (the page shows it only in its details view).
+	Text string `json:"text"`
+	// Detail tells it in the engine's words, for designers debugging a
+	// game: the trigger, the event, the effect.
+	Detail string `json:"detail,omitempty"`
+	// At is where it happened (a space, a tile, a lane, a square) in the
+	// pack's own naming; Subject is who or what acted or reacted; Target
+	// is whom it was done to; Amount how much (damage, steps, money).
+	At      string `json:"at,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	Target  string `json:"target,omitempty"`
+	Amount  int    `json:"amount,omitempty"`
+	// Data is anything more the pack's page shows (a roll's modifiers),
+	// ready for JSON.
+	Data any `json:"data,omitempty"`
+}
+
+// Botter is a Match with a bot of its own pack: the quick default bot of
+// the server and the command line. Matches without one are played by a
+// random choice among the legal commands.
+type Botter interface {
+	// BotCommand returns what a bot in the seat plays now, drawing any
+	// randomness from r (the bot's own stream, never the match's), or
+	// false if the match does not wait for the seat.
+	BotCommand(seat int, r *rng.Stream) (json.RawMessage, bool)
+}
+
+// BotCommand returns what the default bot of a match plays for a seat: the
+// pack's own bot if it has one, else a random legal command (drawing from
+// r only when there is a choice).
+func BotCommand(m Match, seat int, r *rng.Stream) (json.RawMessage, bool) {
+	if b, ok := m.(Botter); ok {
+		return b.BotCommand(seat, r)
+	}
+	legal := m.Legal(seat)
+	switch len(legal) {
+	case 0:
+		return nil, false
+	case 1:
+		return legal[0].Data, true
+	}
+	return legal[r.IntN(len(legal))].Data, true
+}
+
+// Texter is a Match that draws itself as text for the terminal.
+type Texter interface {
+	// Text is what the seat sees, as lines for a terminal.
+	Text(seat int) string
+}
+
+// Parser is a Match that reads commands typed in the terminal in its own
+// words ("attack goblin", "deploy Odin 2").
+type Parser interface {
+	// ParseCommand turns a typed line into the pack's JSON, or says why it
+	// cannot.
+	ParseCommand(seat int, line string) (json.RawMessage, error)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
