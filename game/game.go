@@ -17,8 +17,11 @@
 package game
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -312,3 +315,31 @@ type Parser interface {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// MaxCommand is the largest command, in bytes, that DecodeCommand reads.
+const MaxCommand = 4096
+
+// DecodeCommand decodes a command's JSON into v: one JSON object, no member
+// v does not have, nothing after it, at most MaxCommand bytes. Packs use it
+// in Apply; its errors say what is wrong for a RejectError.
+func DecodeCommand(data []byte, v any) error {
+	if len(data) > MaxCommand {
+		return fmt.Errorf("a command has at most %d bytes, not %d", MaxCommand, len(data))
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return errors.New("a command is a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("there is more after the command's JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("there is more after the command's JSON object")
+	}
+	return nil
+}
