@@ -24,6 +24,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine/rng"
@@ -237,6 +238,9 @@ type Outcome struct {
 	Winners []int `json:"winners"`
 	// Reason says how it ended ("Ann reached the finish", "round limit").
 	Reason string `json:"reason,omitempty"`
+	// Rounds is how many rounds have been played (begun), in the game's
+	// own sense of a round.
+	Rounds int `json:"rounds"`
 }
 
 // Entry is one line of a match's readable log, with what a page needs to
@@ -298,6 +302,39 @@ func BotCommand(m Match, seat int, r *rng.Stream) (json.RawMessage, bool) {
 		return legal[0].Data, true
 	}
 	return legal[r.IntN(len(legal))].Data, true
+}
+
+// Timed is a Match some of whose decisions must be taken quickly (a
+// reaction in the middle of someone else's turn, such as an opportunity
+// attack): a seat that lets the time run out is played by its bot for that
+// decision.
+type Timed interface {
+	// TimeLimit is how long the seat may take over what it is asked now;
+	// 0 leaves it to the match's own turn limit, if any.
+	TimeLimit(seat int) time.Duration
+}
+
+// Tallier is a Match that counts what each of its pieces did, for the
+// simulator's report (per drone and card, per character, per space).
+type Tallier interface {
+	// Tally returns the counts so far, in a stable order.
+	Tally() []Tally
+}
+
+// Tally is what one piece of a game did in a match.
+type Tally struct {
+	// Name names the piece as the game file does ("Odin", "goblin");
+	// pieces of the same name are added up across matches.
+	Name string `json:"name"`
+	// Kind is what it is ("drone", "card", "character", "space").
+	Kind string `json:"kind"`
+	// Seat is the seat it belongs to, or -1.
+	Seat int `json:"seat"`
+	// Firings counts its triggers' firings (or its uses: a card played);
+	// Damage the damage it dealt; Kills what it destroyed or knocked out.
+	Firings int `json:"firings"`
+	Damage  int `json:"damage"`
+	Kills   int `json:"kills"`
 }
 
 // Texter is a Match that draws itself as text for the terminal.
