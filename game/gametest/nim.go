@@ -278,7 +278,7 @@ func (n *nimMatch) LogLen() int  { return len(n.m.Records()) }
 func (n *nimMatch) Hash() string { return n.m.Hash() }
 
 func (n *nimMatch) Outcome() game.Outcome {
-	o := game.Outcome{Over: n.s.Over, Reason: n.s.Reason, Winners: []int{}}
+	o := game.Outcome{Over: n.s.Over, Reason: n.s.Reason, Winners: []int{}, Rounds: n.s.Round}
 	if n.s.Winner >= 0 {
 		o.Winners = append(o.Winners, n.s.Winner)
 	}
