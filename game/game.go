@@ -115,6 +115,18 @@ type Cataloger interface {
 	Catalog() any
 }
 
+// Outliner is a Pack that tells its editor more about a file being edited
+// than whether it is valid, and fills in its catalog's templates.
+type Outliner interface {
+	// Outline describes the file for the editor (a rule book's events,
+	// with the predicates each offers), ready for JSON; nil if there is
+	// nothing to say. It works on invalid files too, as far as it can.
+	Outline(src *Source) any
+	// Render fills in the catalog's template of that name (a predicate)
+	// with its arguments, giving text for the file (a CEL condition).
+	Render(name string, args map[string]string) (string, error)
+}
+
 // Definition is a checked, compiled game ready to play. It is immutable
 // and shared by every match started from it.
 type Definition interface {
