@@ -97,6 +97,46 @@ func Open(p string, limits Limits) (*Source, error) {
 	return &Source{fsys: os.DirFS(filepath.Dir(p)), main: filepath.Base(p), label: filepath.Dir(p), limits: limits}, nil
 }
 
+// OpenFS returns the source of a file (or folder, or zip archive) in a
+// file system, such as the games embedded in the binary. label names the
+// file system in diagnostics ("" for none).
+func OpenFS(fsys fs.FS, name, label string, limits Limits) (*Source, error) {
+	limits = limits.withDefaults()
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	dir, base := path.Split(name)
+	dir = strings.TrimSuffix(dir, "/")
+	if label != "" {
+		dir = path.Join(label, dir)
+	}
+	if info.IsDir() {
+		sub, err := fs.Sub(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		return &Source{fsys: sub, main: ".", label: path.Join(dir, base), limits: limits}, nil
+	}
+	if info.Size() > limits.File {
+		return nil, &LimitError{What: name, Limit: limits.File, Unit: "bytes"}
+	}
+	if isZipName(name) {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		return FromBytes(path.Join(dir, base), data, limits)
+	}
+	sub := fsys
+	if d := path.Dir(name); d != "." {
+		if sub, err = fs.Sub(fsys, d); err != nil {
+			return nil, err
+		}
+	}
+	return &Source{fsys: sub, main: base, label: dir, limits: limits}, nil
+}
+
 // FromBytes returns the source of a file held in memory (an upload, a
 // stored game): a zip archive if the bytes are one, else a single file
 // named name.

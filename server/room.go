@@ -2,21 +2,28 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/store"
 )
 
 // room is one match's actor: a goroutine that owns the match and its
 // connections and runs everything that touches them, one message at a
-// time, in the order they arrive. Nothing else reads or writes its fields.
+// time, in the order they arrive. Nothing else reads or writes its fields,
+// except the atomics that readers (the lobby, the janitor) read without
+// waiting for it.
 type room struct {
 	srv   *Server
 	id    string
@@ -25,36 +32,124 @@ type room struct {
 	done  chan struct{} // closed when run returns
 
 	rec      store.Match
-	def      definition // nil if the match's game file no longer loads
-	game     game       // nil until the match starts
+	def      *compiled  // nil if the match's game no longer loads
+	m        game.Match // nil until the match starts
 	sessions map[*session]struct{}
-	bots     *rng.Stream
+	stopping bool // set to leave memory after the current message
+
+	botQueued bool
+	deadlines map[int]time.Time // when each waited-for person's time runs out
+	timer     *time.Timer
+	lastSeat  int // the seat of the last command played
+	sumVer    int // counts changes of the summary, so connections get it only when it changed
+
+	// Read by others without waiting.
+	snap      atomic.Pointer[Summary]
+	lastUsed  atomic.Int64 // unix nanoseconds of the last message handled
+	online    atomic.Int32
+	goesAlone atomic.Bool // bots or timers will move it without anyone
 }
 
 // inboxSize bounds a room's queue of pending messages; a client that sends
 // faster than the room works waits (its socket is not read meanwhile).
-const inboxSize = 128
+const inboxSize = 256
 
-func newRoom(srv *Server, rec store.Match, def definition) *room {
-	return &room{
+func newRoom(srv *Server, rec store.Match) *room {
+	r := &room{
 		srv: srv, id: rec.ID, inbox: make(chan func(), inboxSize), quit: make(chan struct{}), done: make(chan struct{}),
-		rec: rec, def: def, sessions: map[*session]struct{}{},
-		bots: rng.New(rec.Seed ^ 0x9e3779b97f4a7c15).Stream("bots"),
+		rec: rec, sessions: map[*session]struct{}{}, deadlines: map[int]time.Time{}, lastSeat: -1,
 	}
+	r.lastUsed.Store(time.Now().UnixNano())
+	r.publish()
+	return r
 }
 
 func (r *room) run() {
+	defer r.srv.wg.Done()
 	defer close(r.done)
 	for {
 		select {
 		case f := <-r.inbox:
-			f()
-		case <-r.quit:
-			for s := range r.sessions {
-				s.close()
+			r.lastUsed.Store(time.Now().UnixNano())
+			r.safely(f)
+			if r.stopping {
+				r.leave("")
+				return
 			}
+		case <-r.quit:
+			r.leave("server restarting")
 			return
 		}
+	}
+}
+
+// leave closes the room: its connections (told why, if reason is set),
+// its timer, its place in the server and in a cluster.
+func (r *room) leave(reason string) {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	for s := range r.sessions {
+		s.closeWith(reason)
+	}
+	r.srv.forget(r)
+	if c := r.srv.opts.Cluster; c != nil {
+		c.Release(r.id)
+	}
+}
+
+// stop asks the room to stop once the message it is handling is done.
+func (r *room) stop() {
+	select {
+	case <-r.quit:
+	default:
+		close(r.quit)
+	}
+}
+
+// safely runs one message. A panic inside it (a bug in a pack or here)
+// breaks this match only: it is marked broken with the reason, the stack
+// goes to the log, and the server and every other match go on.
+func (r *room) safely(f func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.srv.metrics.panics.Inc()
+			r.srv.log.Error("panic in a match", "match", r.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r.markBroken(fmt.Errorf("the match failed (a bug, which was logged): %v", p))
+			r.afterChange()
+		}
+	}()
+	f()
+}
+
+// protect runs f, and if it panics marks the match broken (once), logs
+// the stack and returns: what failed is left out.
+func (r *room) protect(f func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.srv.metrics.panics.Inc()
+			r.srv.log.Error("panic in a match", "match", r.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if r.rec.Status != store.Broken {
+				r.markBroken(fmt.Errorf("the match failed (a bug, which was logged): %v", p))
+				r.publish()
+			}
+		}
+	}()
+	f()
+}
+
+// post queues f without waiting for it; if the queue is full, a goroutine
+// waits to queue it, so that the room itself never blocks on its inbox.
+func (r *room) post(f func()) {
+	select {
+	case r.inbox <- f:
+	default:
+		go func() {
+			select {
+			case r.inbox <- f:
+			case <-r.done:
+			}
+		}()
 	}
 }
 
@@ -62,7 +157,7 @@ func (r *room) run() {
 func (r *room) do(ctx context.Context, f func()) error {
 	done := make(chan struct{})
 	select {
-	case r.inbox <- func() { f(); close(done) }:
+	case r.inbox <- func() { defer close(done); f() }:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-r.done:
@@ -78,6 +173,27 @@ func (r *room) do(ctx context.Context, f func()) error {
 	}
 }
 
+// idleSince is how long the room has been unused and unwatched, or 0 if
+// someone watches it or it goes on by itself.
+func (r *room) idleSince(now time.Time) time.Duration {
+	if r.online.Load() > 0 || r.goesAlone.Load() {
+		return 0
+	}
+	return now.Sub(time.Unix(0, r.lastUsed.Load()))
+}
+
+// evictable reports, on the room's goroutine, whether it may leave memory.
+func (r *room) evictable(now time.Time, after time.Duration) bool {
+	return len(r.sessions) == 0 && !r.goesOn() && now.Sub(time.Unix(0, r.lastUsed.Load())) >= after/2
+}
+
+// goesOn reports whether bots or timers will move the match.
+func (r *room) goesOn() bool {
+	return r.botQueued || len(r.deadlines) > 0 || (r.playing() && r.waitsForBot())
+}
+
+// --- rebuilding ---
+
 // rebuild replays the stored commands of a started match and checks the
 // state hash after each one. A mismatch means the match cannot be
 // trusted: it is reported and the match refuses further commands.
@@ -86,37 +202,44 @@ func (r *room) rebuild(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	g, err := r.def.Start(r.names(), r.rec.Seed, r.rec.MaxRounds)
+	m, err := r.def.def.Start(r.setup())
 	if err != nil {
 		return err
 	}
-	r.game = g
+	r.m = m
 	for i, c := range cmds {
-		var pc Command
-		if err := json.Unmarshal(c.Data, &pc); err != nil {
-			return fmt.Errorf("stored command %d is not readable: %v", c.Seq, err)
-		}
 		if c.Seq != i {
 			return fmt.Errorf("stored commands jump from %d to %d", i-1, c.Seq)
 		}
-		if err := g.Apply(pc); err != nil {
-			return fmt.Errorf("stored command %d (%s by %s) is refused on replay: %v", c.Seq, pc.Kind, r.playerName(pc.Player), err)
+		if err := m.Apply(c.Player, c.Data); err != nil {
+			return fmt.Errorf("stored command %d (%s by %s) is refused on replay: %v", c.Seq, c.Data, r.playerName(c.Player), err)
 		}
-		if h := g.Hash(); h != c.Hash {
+		if h := m.Hash(); h != c.Hash {
 			return fmt.Errorf("replaying command %d gives state hash %s, but %s was stored", c.Seq, h, c.Hash)
 		}
+		r.lastSeat = c.Player
 	}
+	r.rec.Commands = len(cmds)
 	return nil
 }
 
+// setup is how the match starts: its players, seed and round limit.
+func (r *room) setup() game.Setup {
+	return game.Setup{Players: r.names(), Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds}
+}
+
 // markBroken records why a match cannot go on.
-func (r *room) markBroken(ctx context.Context, why error) {
+func (r *room) markBroken(why error) {
+	if r.rec.Status == store.Broken {
+		return
+	}
 	r.rec.Status = store.Broken
 	r.rec.Error = why.Error()
-	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
-		r.srv.logf("match %s: %v", r.id, err)
+	r.clearTimers()
+	if err := r.srv.store.UpdateMatch(r.srv.ctx, r.rec); err != nil {
+		r.srv.log.Error("storing that a match is broken", "match", r.id, "err", err)
 	}
-	r.srv.logf("match %s is broken: %v", r.id, why)
+	r.srv.log.Error("match broken", "match", r.id, "reason", why.Error())
 }
 
 func (r *room) names() []string {
@@ -133,38 +256,58 @@ func (r *room) playerName(seat int) string {
 	if seat >= 0 && seat < len(r.rec.Seats) {
 		return r.rec.Seats[seat].Name
 	}
-	return fmt.Sprintf("player %d", seat)
+	return fmt.Sprintf("seat %d", seat)
 }
 
-// seatOf returns the seat a token plays, or -1.
-func (r *room) seatOf(token string) int {
-	if token == "" {
-		return -1
-	}
-	for i, s := range r.rec.Seats {
-		if s.Token == token && !s.Bot {
-			return i
+// --- rights ---
+
+// Rights are what a client's secrets let it do in a match.
+type rights struct {
+	read  bool
+	seat  int // the seat it plays, or -1
+	owner bool
+}
+
+// rightsOf works out what the secrets a client gave allow: a seat's token
+// plays that seat, the owner's secret owns the match, the invitation's
+// secret (or a public match) lets anyone read and join.
+func (r *room) rightsOf(token, owner, invite string) rights {
+	rt := rights{seat: -1}
+	rt.owner = secretIs(owner, r.rec.Owner)
+	if token != "" {
+		for i, s := range r.rec.Seats {
+			if s.Token != "" && secretIs(token, s.Token) {
+				rt.seat = i
+				break
+			}
 		}
 	}
-	return -1
+	rt.read = rt.owner || rt.seat >= 0 || r.rec.Settings.Public || secretIs(invite, r.rec.Invite)
+	return rt
 }
 
 // --- the lobby ---
 
-var errNotOwner = errors.New("only whoever created the match may do that")
+var (
+	errNotOwner = errors.New("only whoever created the match may do that")
+	errNoRight  = errors.New("this match is private: ask for its invitation link")
+)
 
-var errClosing = errors.New("the server is shutting down")
-
-// join seats a player under a nickname and returns the seat's token.
-func (r *room) join(ctx context.Context, name string) (int, string, error) {
+// join seats a player under a nickname and returns the seat and its
+// secret.
+func (r *room) join(ctx context.Context, rt rights, name string) (int, string, error) {
 	name = strings.TrimSpace(name)
 	switch {
+	case !rt.read:
+		return 0, "", errNoRight
 	case r.rec.Status != store.Lobby:
 		return 0, "", fmt.Errorf("the match has started; you can watch it")
 	case name == "":
 		return 0, "", fmt.Errorf("choose a nickname")
 	case len([]rune(name)) > 32:
 		return 0, "", fmt.Errorf("a nickname has at most 32 characters")
+	case strings.ContainsFunc(name, func(c rune) bool { return c < ' ' }):
+		return 0, "", fmt.Errorf("a nickname cannot hold control characters")
 	}
 	free := -1
 	for i, s := range r.rec.Seats {
@@ -178,34 +321,38 @@ func (r *room) join(ctx context.Context, name string) (int, string, error) {
 	if free < 0 {
 		return 0, "", fmt.Errorf("every seat is taken; you can watch the match")
 	}
-	r.rec.Seats[free] = store.Seat{Name: name, Token: newToken()}
+	secret := newSecret()
+	prev := r.rec.Seats[free]
+	r.rec.Seats[free] = store.Seat{Name: name, Token: store.HashSecret(secret)}
 	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
-		r.rec.Seats[free] = store.Seat{}
+		r.rec.Seats[free] = prev
 		return 0, "", err
 	}
-	r.broadcast()
-	return free, r.rec.Seats[free].Token, nil
+	r.changed()
+	return free, secret, nil
 }
 
-// fillWithBots puts a bot in every empty seat.
-func (r *room) fillWithBots(ctx context.Context, owner string) error {
-	if owner != r.rec.Owner {
+// fillWithBots puts a bot of the given level in every empty seat.
+func (r *room) fillWithBots(ctx context.Context, rt rights, level string) error {
+	if !rt.owner {
 		return errNotOwner
 	}
 	if r.rec.Status != store.Lobby {
 		return fmt.Errorf("the match has started")
 	}
+	prev := slices.Clone(r.rec.Seats)
 	n := 0
 	for i, s := range r.rec.Seats {
 		if s.Name == "" {
 			n++
-			r.rec.Seats[i] = store.Seat{Name: r.botName(n), Bot: true}
+			r.rec.Seats[i] = store.Seat{Name: r.botName(n), Bot: true, Level: level}
 		}
 	}
 	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+		r.rec.Seats = prev
 		return err
 	}
-	r.broadcast()
+	r.changed()
 	return nil
 }
 
@@ -219,201 +366,514 @@ func (r *room) botName(n int) string {
 }
 
 // start begins the match with the seats taken; empty seats are dropped.
-func (r *room) start(ctx context.Context, owner string) error {
-	if owner != r.rec.Owner {
+func (r *room) start(ctx context.Context, rt rights) error {
+	if !rt.owner {
 		return errNotOwner
 	}
 	if r.rec.Status != store.Lobby {
 		return fmt.Errorf("the match has already started")
 	}
+	if r.def == nil {
+		return fmt.Errorf("the match's game does not load")
+	}
 	seats := slices.DeleteFunc(slices.Clone(r.rec.Seats), func(s store.Seat) bool { return s.Name == "" })
 	if len(seats) == 0 {
 		return fmt.Errorf("nobody has joined yet")
 	}
-	g, err := r.def.Start(namesOf(seats), r.rec.Seed, r.rec.MaxRounds)
-	if err != nil {
-		return err
-	}
 	prev := r.rec
 	r.rec.Seats = seats
+	m, err := r.def.def.Start(r.setup())
+	if err != nil {
+		r.rec = prev
+		return err
+	}
 	r.rec.Status = store.Playing
 	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
 		r.rec = prev
 		return err
 	}
-	r.game = g
-	r.runBots(ctx)
-	r.broadcast()
+	r.m = m
+	r.srv.log.Info("match started", "match", r.id, "game", r.rec.BoardName, "players", len(seats))
+	r.changed()
 	return nil
 }
 
-func namesOf(seats []store.Seat) []string {
-	out := make([]string, len(seats))
-	for i, s := range seats {
-		out[i] = s.Name
+// leaveSeat takes a player out: in the lobby their seat becomes free; in a
+// match being played, a bot plays it from now on.
+func (r *room) leaveSeat(ctx context.Context, seat int) error {
+	if seat < 0 || seat >= len(r.rec.Seats) || r.rec.Seats[seat].Name == "" {
+		return fmt.Errorf("there is nobody in seat %d", seat)
 	}
-	return out
+	prev := r.rec.Seats[seat]
+	switch r.rec.Status {
+	case store.Lobby:
+		r.rec.Seats[seat] = store.Seat{}
+	case store.Playing:
+		r.rec.Seats[seat].Bot, r.rec.Seats[seat].Token = true, ""
+	default:
+		return fmt.Errorf("the match is %s", r.rec.Status)
+	}
+	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+		r.rec.Seats[seat] = prev
+		return err
+	}
+	for s := range r.sessions {
+		if s.seat == seat {
+			s.closeWith("you left this seat")
+		}
+	}
+	r.changed()
+	return nil
+}
+
+// handOver gives a seat of a match being played to a bot, or back to its
+// player (the owner decides, for a player who went away).
+func (r *room) handOver(ctx context.Context, rt rights, seat int, bot bool) error {
+	if !rt.owner {
+		return errNotOwner
+	}
+	if r.rec.Status != store.Playing {
+		return fmt.Errorf("the match is not being played")
+	}
+	if seat < 0 || seat >= len(r.rec.Seats) {
+		return fmt.Errorf("there is no seat %d", seat)
+	}
+	s := &r.rec.Seats[seat]
+	if !bot && s.Token == "" {
+		return fmt.Errorf("%s has no player to give the seat back to", s.Name)
+	}
+	prev := *s
+	s.Bot = bot
+	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+		*s = prev
+		return err
+	}
+	r.changed()
+	return nil
 }
 
 // --- playing ---
 
-// command plays a command from a seat: validated by the match, stored with
+func (r *room) playing() bool {
+	return r.m != nil && r.rec.Status == store.Playing
+}
+
+// command plays a command from a seat: checked by the match, stored with
 // its state hash, and only then acknowledged and shown to everybody.
-func (r *room) command(ctx context.Context, seat int, cmd Command) error {
+func (r *room) command(ctx context.Context, seat int, data json.RawMessage) error {
 	switch {
 	case r.rec.Status == store.Broken:
 		return engine.Rejectf("this match is broken and cannot go on: %s", r.rec.Error)
-	case r.game == nil:
+	case r.m == nil:
 		return engine.Rejectf("the match has not started")
+	case r.rec.Status != store.Playing:
+		return engine.Rejectf("the match is %s", r.rec.Status)
 	case seat < 0:
 		return engine.Rejectf("spectators cannot play; join a match with a free seat to play")
+	case r.rec.Seats[seat].Bot:
+		return engine.Rejectf("a bot plays your seat now; ask the match's owner to give it back")
 	}
-	cmd.Player = seat
-	if err := r.apply(ctx, cmd); err != nil {
+	start := time.Now()
+	if err := r.apply(ctx, seat, data); err != nil {
 		return err
 	}
-	r.runBots(ctx)
-	r.broadcast()
+	r.srv.metrics.latency.Observe(time.Since(start).Seconds())
+	r.changed()
 	return nil
 }
 
 // apply plays and stores one command. If storing fails, the match is
 // rebuilt from what is stored, so that memory never runs ahead of disk.
-func (r *room) apply(ctx context.Context, cmd Command) error {
-	seq := r.game.Commands()
-	if err := r.game.Apply(cmd); err != nil {
+func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error {
+	if err := r.m.Apply(seat, data); err != nil {
 		if engine.IsRejected(err) {
+			r.srv.metrics.rejected.WithLabelValues("rules").Inc()
 			return err
 		}
-		r.markBroken(ctx, err)
+		r.markBroken(err)
 		return err
 	}
-	data, _ := json.Marshal(cmd)
-	if err := r.srv.store.Append(ctx, r.id, store.Command{Seq: seq, Player: cmd.Player, Data: data, Hash: r.game.Hash()}); err != nil {
-		r.srv.logf("match %s: storing command %d: %v", r.id, seq, err)
-		if rerr := r.rebuild(context.Background()); rerr != nil {
-			r.markBroken(context.Background(), rerr)
+	seq := r.rec.Commands
+	start := time.Now()
+	err := r.srv.store.Append(ctx, r.id, store.Command{Seq: seq, Player: seat, Data: data, Hash: r.m.Hash()}, r.rec.Fence)
+	r.srv.metrics.storeWrite.Observe(time.Since(start).Seconds())
+	if err != nil {
+		r.srv.log.Error("storing a command", "match", r.id, "seq", seq, "err", err)
+		if errors.Is(err, store.ErrFenced) {
+			// Another node owns the match now: this one lets it go.
+			r.stopping = true
+			return fmt.Errorf("the match moved to another server; reconnect")
+		}
+		if rerr := r.rebuild(r.srv.ctx); rerr != nil {
+			r.markBroken(rerr)
 		}
 		return fmt.Errorf("the move could not be saved; please try again")
 	}
-	if r.game.Over() {
+	r.rec.Commands++
+	r.lastSeat = seat
+	r.srv.metrics.commands.Inc()
+	if out := r.m.Outcome(); out.Over {
 		r.rec.Status = store.Finished
-		r.rec.Result = r.game.Result()
+		r.rec.Result = r.resultText(out)
 		if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
-			r.srv.logf("match %s: %v", r.id, err)
+			r.srv.log.Error("storing a match's end", "match", r.id, "err", err)
 		}
+		r.srv.log.Info("match finished", "match", r.id, "result", r.rec.Result)
 	}
 	return nil
 }
 
-// runBots plays every move that waits for a bot.
-func (r *room) runBots(ctx context.Context) {
-	for r.game != nil && !r.game.Over() && r.rec.Status == store.Playing {
-		moved := false
-		for _, seat := range r.game.Waits() {
-			if !r.rec.Seats[seat].Bot {
-				continue
-			}
-			cmd, ok := r.game.BotCommand(seat, r.bots)
-			if !ok {
-				continue
-			}
-			if err := r.apply(ctx, cmd); err != nil {
-				r.srv.logf("match %s: bot %s: %v", r.id, r.playerName(seat), err)
-				return
-			}
-			moved = true
+// resultText says how a match ended: the reason and who won (unless the
+// reason says so already).
+func (r *room) resultText(out game.Outcome) string {
+	var names []string
+	for _, w := range out.Winners {
+		names = append(names, r.playerName(w))
+	}
+	reason := out.Reason
+	switch {
+	case len(names) == 0 && reason == "":
+		return "no winner"
+	case len(names) == 0:
+		return reason + "; no winner"
+	case strings.HasSuffix(reason, " won") || (len(names) == 1 && strings.Contains(reason, names[0])):
+		return reason
+	case reason == "":
+		return strings.Join(names, ", ") + " won"
+	}
+	return reason + "; " + strings.Join(names, ", ") + " won"
+}
+
+// waitsForBot reports whether the match waits for a seat a bot plays.
+func (r *room) waitsForBot() bool {
+	for _, seat := range r.m.Waiting() {
+		if r.rec.Seats[seat].Bot {
+			return true
+		}
+	}
+	return false
+}
+
+// changed runs after everything that changes the match: it publishes the
+// summary, tells every connection, and schedules bots and timers.
+func (r *room) changed() {
+	r.sumVer++
+	r.rec.Updated = time.Now()
+	r.afterChange()
+}
+
+func (r *room) afterChange() {
+	r.publish()
+	r.broadcast()
+	r.scheduleBots()
+	r.resetTimers()
+	r.goesAlone.Store(r.goesOn())
+}
+
+// scheduleBots queues one bot decision if the match waits for a bot. Each
+// decision is one message of the room's queue, so the room answers others
+// between two bot moves.
+func (r *room) scheduleBots() {
+	if r.botQueued || !r.playing() || !r.waitsForBot() {
+		return
+	}
+	r.botQueued = true
+	r.post(r.botStep)
+}
+
+// botStep plays one decision of the first bot the match waits for.
+func (r *room) botStep() {
+	r.botQueued = false
+	if !r.playing() {
+		return
+	}
+	for _, seat := range r.m.Waiting() {
+		if r.rec.Seats[seat].Bot {
+			r.playFor(seat, r.rec.Seats[seat].Level)
 			break
 		}
-		if !moved {
-			return
+	}
+	r.changed()
+}
+
+// playFor plays one decision of a seat with a bot: the seat's bot, or a
+// stand-in for a person whose time ran out. A bot whose command is
+// refused (a bug in the bot) is replaced by the first legal command.
+func (r *room) playFor(seat int, level string) {
+	cmd, ok := r.botCommand(seat, level)
+	if !ok {
+		return
+	}
+	err := r.apply(r.srv.ctx, seat, cmd)
+	if err != nil && engine.IsRejected(err) && r.playing() {
+		r.srv.log.Warn("a bot's command was refused", "match", r.id, "seat", seat, "command", string(cmd), "err", err)
+		if legal := r.m.Legal(seat); len(legal) > 0 {
+			err = r.apply(r.srv.ctx, seat, legal[0].Data)
 		}
+	}
+	if err != nil && !engine.IsRejected(err) {
+		r.srv.log.Error("a bot's move failed", "match", r.id, "seat", seat, "err", err)
+	}
+}
+
+// botCommand asks the seat's bot for its command.
+func (r *room) botCommand(seat int, level string) (json.RawMessage, bool) {
+	if b := r.srv.opts.Bots; b != nil {
+		if cmd, ok := b(r.m, seat, level, r.botStream(), r.srv.limits.BotTime); ok {
+			return cmd, true
+		}
+	}
+	return game.BotCommand(r.m, seat, r.botStream())
+}
+
+// botStream is the random stream of the match's next bot decision: drawn
+// from the seed and the number of commands played, so that a match
+// resumed after a restart has its bots decide exactly as they would have.
+func (r *room) botStream() *rng.Stream {
+	return rng.New(r.rec.Seed ^ 0x9e3779b97f4a7c15 ^ uint64(r.rec.Commands)*0xbf58476d1ce4e5b9).Stream("bots")
+}
+
+// --- turn limits ---
+
+// limitFor is how long a person in the seat may take over what the match
+// asks them now: the match's own limit for quick decisions, else the
+// match's turn limit.
+func (r *room) limitFor(seat int) time.Duration {
+	if t, ok := r.m.(game.Timed); ok {
+		if d := t.TimeLimit(seat); d > 0 {
+			return d
+		}
+	}
+	return r.rec.Settings.TurnLimit
+}
+
+// resetTimers gives every person the match newly waits for their time,
+// and sets the room's timer for the first to run out.
+func (r *room) resetTimers() {
+	if !r.playing() {
+		r.clearTimers()
+		return
+	}
+	waiting := r.m.Waiting()
+	for seat := range r.deadlines {
+		if !slices.Contains(waiting, seat) || r.rec.Seats[seat].Bot {
+			delete(r.deadlines, seat)
+		}
+	}
+	now := time.Now()
+	for _, seat := range waiting {
+		if r.rec.Seats[seat].Bot {
+			continue
+		}
+		limit := r.limitFor(seat)
+		if limit <= 0 {
+			delete(r.deadlines, seat)
+			continue
+		}
+		// A seat that just played and is asked again gets its time anew.
+		if _, ok := r.deadlines[seat]; !ok || seat == r.lastSeat {
+			r.deadlines[seat] = now.Add(limit)
+		}
+	}
+	r.lastSeat = -1
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	var first time.Time
+	for _, d := range r.deadlines {
+		if first.IsZero() || d.Before(first) {
+			first = d
+		}
+	}
+	if !first.IsZero() {
+		r.timer = time.AfterFunc(time.Until(first), func() { r.post(r.timeUp) })
+	}
+}
+
+func (r *room) clearTimers() {
+	clear(r.deadlines)
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+}
+
+// timeUp plays, with a bot, the decisions of the people whose time ran
+// out.
+func (r *room) timeUp() {
+	if !r.playing() {
+		return
+	}
+	now := time.Now()
+	played := false
+	for _, seat := range r.m.Waiting() {
+		if d, ok := r.deadlines[seat]; ok && !now.Before(d) {
+			delete(r.deadlines, seat)
+			r.srv.log.Info("time ran out; a bot plays the decision", "match", r.id, "seat", seat)
+			r.playFor(seat, "")
+			played = true
+			break
+		}
+	}
+	if played {
+		r.changed()
+	} else {
+		r.resetTimers()
 	}
 }
 
 // --- what clients are sent ---
 
-// Summary is a match as the lobby lists it.
+// Summary is a match as the lobby lists it: nothing secret.
 type Summary struct {
 	ID string `json:"id"`
-	// Game is the pack that plays the match: "party" or "rulebook".
+	// Game is the pack that plays the match ("party").
 	Game      string     `json:"game"`
 	Board     string     `json:"board"`
 	BoardName string     `json:"boardName"`
 	Status    string     `json:"status"`
 	Seats     []SeatView `json:"seats"`
 	MaxRounds int        `json:"maxRounds"`
-	Result    string     `json:"result,omitempty"`
-	Error     string     `json:"error,omitempty"`
-	Commands  int        `json:"commands"`
-	Created   time.Time  `json:"created"`
+	Public    bool       `json:"public"`
+	// TurnLimit is the time a person has for a decision, in seconds (0:
+	// none).
+	TurnLimit float64   `json:"turnLimit,omitempty"`
+	Result    string    `json:"result,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	Commands  int       `json:"commands"`
+	Created   time.Time `json:"created"`
+	Updated   time.Time `json:"updated"`
+	// Rematch is the match this one is a rematch of; Next its rematch.
+	Rematch string `json:"rematch,omitempty"`
+	Next    string `json:"next,omitempty"`
 }
 
-// SeatView is a seat as everybody sees it (never its token).
+// SeatView is a seat as everybody sees it (never its secret).
 type SeatView struct {
 	Name   string `json:"name"`
 	Bot    bool   `json:"bot"`
+	Level  string `json:"level,omitempty"`
 	Online bool   `json:"online"`
+	// Human is set for a seat a person took, even while a bot plays it.
+	Human bool `json:"human,omitempty"`
 }
 
 func summarize(rec store.Match, online map[int]bool) Summary {
-	s := Summary{ID: rec.ID, Game: rec.Game, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
-		Result: rec.Result, Error: rec.Error, Commands: rec.Commands, Created: rec.Created, Seats: []SeatView{}}
+	s := Summary{ID: rec.ID, Game: rec.Pack, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
+		Public: rec.Settings.Public, TurnLimit: rec.Settings.TurnLimit.Seconds(), Result: rec.Result, Error: rec.Error,
+		Commands: rec.Commands, Created: rec.Created, Updated: rec.Updated, Rematch: rec.Settings.Rematch, Next: rec.Settings.Next,
+		Seats: make([]SeatView, 0, len(rec.Seats))}
 	for i, seat := range rec.Seats {
-		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Online: online[i]})
+		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Level: seat.Level, Online: online[i], Human: seat.Token != ""})
 	}
 	return s
 }
 
-func (r *room) summary() Summary {
+// publish stores the room's summary where readers find it without waiting
+// for the room.
+func (r *room) publish() {
 	online := map[int]bool{}
 	for s := range r.sessions {
-		online[s.seat] = true
+		if s.seat >= 0 {
+			online[s.seat] = true
+		}
 	}
 	sum := summarize(r.rec, online)
-	if r.game != nil {
-		sum.Commands = r.game.Commands()
-	}
-	return sum
+	r.snap.Store(&sum)
+	r.online.Store(int32(len(r.sessions)))
 }
 
-// stateMsg is what a connection is sent after every change: the view and
-// log entries of the match's game (a party.View and party.Entry items, or
-// a rulebook.View and rulebook.Entry items; match.game says which).
+// summary is the latest published summary.
+func (r *room) summary() Summary { return *r.snap.Load() }
+
+// stateMsg is what a connection is sent after every change: the summary
+// (when it changed), the viewer's view, its legal commands and the log
+// entries it has not seen.
 type stateMsg struct {
-	Type    string  `json:"type"`
-	Match   Summary `json:"match"`
-	You     int     `json:"you"`
-	View    any     `json:"view"`
-	Entries any     `json:"entries"`
+	Type    string          `json:"type"`
+	Match   *Summary        `json:"match,omitempty"`
+	You     int             `json:"you"`
+	View    json.RawMessage `json:"view,omitempty"`
+	Legal   []game.Command  `json:"legal"`
+	Entries []game.Entry    `json:"entries"`
+	// Log is the number of log records the viewer has seen, to ask for
+	// the rest after a reconnection.
+	Log int `json:"log"`
+	// Deadline is when the viewer's time to decide runs out, in Unix
+	// milliseconds (0: no limit).
+	Deadline int64 `json:"deadline,omitempty"`
+	Hash     string `json:"hash,omitempty"`
 }
 
-// broadcast sends every connection its view and the log entries it has
-// not seen.
+// broadcast sends every connection what changed. Connections that see the
+// same thing (the same seat, the same part of the log) share one
+// encoding: spectators, and a player's several tabs.
 func (r *room) broadcast() {
-	sum := r.summary()
+	if len(r.sessions) == 0 {
+		return
+	}
+	type key struct{ seat, from, sumVer int }
+	encoded := map[key][]byte{}
 	for s := range r.sessions {
-		r.sendState(s, sum)
+		k := key{s.seat, s.logSent, s.sumVer}
+		msg, ok := encoded[k]
+		if !ok {
+			msg = r.stateFor(s.seat, s.logSent, s.sumVer != r.sumVer)
+			encoded[k] = msg
+		}
+		s.send(msg)
+		if r.m != nil {
+			s.logSent = r.m.LogLen()
+		}
+		s.sumVer = r.sumVer
 	}
 }
 
-func (r *room) sendState(s *session, sum Summary) {
-	msg := stateMsg{Type: "state", Match: sum, You: s.seat, Entries: []any{}}
-	if r.game != nil {
-		msg.View = r.game.View(s.seat)
-		msg.Entries = r.game.Entries(s.logSent)
-		s.logSent = r.game.LogLen()
+// stateFor encodes the state message of a viewer who has seen the log up
+// to from.
+func (r *room) stateFor(seat, from int, withSummary bool) []byte {
+	msg := stateMsg{Type: "state", You: seat, Legal: []game.Command{}, Entries: []game.Entry{}}
+	if withSummary {
+		sum := r.summary()
+		msg.Match = &sum
 	}
-	s.send(msg)
+	if r.m != nil {
+		// The match's view, log and legal commands, unless showing them
+		// fails (a bug in a pack): then the match is broken and the
+		// message says so without them.
+		r.protect(func() {
+			view, err := json.Marshal(r.m.View(seat))
+			if err != nil {
+				panic(fmt.Sprintf("a view does not encode: %v", err))
+			}
+			msg.View = view
+			msg.Entries = r.m.Log(seat, from)
+			msg.Log = r.m.LogLen()
+			msg.Hash = r.m.Hash()
+			if seat >= 0 && r.playing() && !r.rec.Seats[seat].Bot {
+				if l := r.m.Legal(seat); l != nil {
+					msg.Legal = l
+				}
+				if d, ok := r.deadlines[seat]; ok {
+					msg.Deadline = d.UnixMilli()
+				}
+			}
+		})
+		if msg.View == nil {
+			msg.Legal, msg.Entries = []game.Command{}, []game.Entry{}
+			sum := r.summary()
+			msg.Match = &sum
+		}
+	}
+	data, err := json.Marshal(msg)
+	if err != nil {
+		panic(fmt.Sprintf("a state message does not encode: %v", err))
+	}
+	return data
 }
 
-// boardInfo describes the match's game as it was when the match was
-// created.
-func (r *room) boardInfo() BoardInfo {
-	info := BoardInfo{ID: r.rec.BoardID, Game: r.rec.Game}
-	if r.def != nil {
-		r.def.Describe(&info)
-	}
-	info.Name = r.rec.BoardName
-	return info
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

@@ -1,571 +1,589 @@
-// Package server hosts board games — party boards and rule books — for
-// friends playing in their browsers: a lobby of matches, one actor
-// goroutine per match that owns it (driven by commands, not ticks),
-// WebSocket connections that carry commands in and each player's view out,
-// and a SQLite store to which every accepted command is written, with its
-// state hash, before it is acknowledged. On start, unfinished matches are
-// rebuilt by replaying their commands, and every hash is checked on the
-// way. It also answers the rule editor: what rules and boards are made of,
-// a game's source, and the validation of a game held in the page.
+// Package server hosts games for people playing in their browsers: a
+// lobby of matches, one actor goroutine per match that owns it (driven by
+// commands, not ticks), WebSocket connections that carry commands in and
+// each player's view out, and a store to which every accepted command is
+// written, with its state hash, before it is acknowledged.
+//
+// It knows no game: it reaches every pack through the game interface
+// (package game), given to it as a list of packs. Matches that nobody
+// watches leave memory and are rebuilt from the store when someone comes
+// back, replaying their commands and checking every hash on the way; bots
+// and turn timers of unfinished matches resume after a restart. It also
+// answers the game editor: what a pack's files are made of, a game's
+// source, and the validation of a game held in the page.
 package server
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log"
-	"maps"
+	"log/slog"
+	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/tabulagames/tabula/diag"
-	"github.com/tabulagames/tabula/games/party"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/store"
-	"github.com/tabulagames/tabula/web"
 )
 
-// Options configure a server.
+// Options configure a server. Zero limits take their defaults.
 type Options struct {
-	// DB is the SQLite database file.
+	// DB is the database: the path of a SQLite file, or a postgres:// URL.
 	DB string
-	// BoardsDir, if set, is a folder whose board files are offered too.
+	// Store, if set, is used instead of opening DB (tests, clusters).
+	Store store.Store
+	// Packs are the game packs the server hosts.
+	Packs game.Packs
+	// Bundled, if set, holds the games offered to everybody (pack/*.json
+	// and pack/*.zip); cmd/tabula gives the examples.
+	Bundled BundledGames
+	// BoardsDir, if set, is a folder whose game files are offered too.
 	BoardsDir string
-	// Log receives what the server reports (rebuilt matches, broken
-	// ones); nil discards it.
-	Log io.Writer
+	// Logger receives the server's structured log; nil discards it.
+	Logger *slog.Logger
+	// Addr is the address the server listens on; it names the host the
+	// server answers to besides the loopback names.
+	Addr string
+	// AllowedHosts are more host names the server answers to (the names
+	// it is reached by, behind a proxy); "*" allows any.
+	AllowedHosts []string
+	// AllowedOrigins are other origins whose pages may change things
+	// here (https://example.org).
+	AllowedOrigins []string
+	// Limits bound what clients may cost.
+	Limits Limits
+	// IdleAfter is how long a match nobody watches stays in memory
+	// (default 30 s); AbandonAfter how long a match nobody touches stays
+	// open before it is closed as abandoned (default 7 days; negative:
+	// never).
+	IdleAfter    time.Duration
+	AbandonAfter time.Duration
+	// Node names this server in a cluster; Cluster, if set, coordinates
+	// the ownership of matches between nodes.
+	Node    string
+	Cluster Cluster
+	// Bots, if set, plays a bot of a level for a seat, thinking at most
+	// budget; it reports false to leave the decision to the pack's own
+	// bot. BotLevels are the levels it knows.
+	Bots      func(m game.Match, seat int, level string, r *rng.Stream, budget time.Duration) (json.RawMessage, bool)
+	BotLevels []string
 }
 
-// Server is the Tabula server. Create it with New, serve Handler, and Close
-// it when done.
-type Server struct {
-	store   *store.Store
-	library *library
-	logger  *log.Logger
-	ctx     context.Context
-	cancel  context.CancelFunc
-
-	mu     sync.Mutex
-	rooms  map[string]*room
-	closed bool
+// Limits bound what one client or one input may cost. Each has a flag in
+// `tabula serve`.
+type Limits struct {
+	// Body is the largest JSON request body, in bytes (64 KiB).
+	Body int64
+	// Upload is the largest game file or archive uploaded or validated
+	// (2 MiB).
+	Upload int64
+	// JSONDepth is the deepest nesting of an uploaded game file (64).
+	JSONDepth int
+	// Message is the largest WebSocket message (8 KiB).
+	Message int64
+	// Rate and Burst limit each connection's messages per second (20,
+	// burst 40).
+	Rate  float64
+	Burst int
+	// Connections is the most connections to one match (64).
+	Connections int
+	// Creates is the most matches one address may create per minute (30).
+	Creates int
+	// Uploads is the most uploads and validations one address may make
+	// per minute (60).
+	Uploads int
+	// PingEvery is how often idle connections are pinged; a connection
+	// that does not answer within PingTimeout is closed (30 s, 20 s).
+	PingEvery   time.Duration
+	PingTimeout time.Duration
+	// BotTime is how long a bot may think over one decision (2 s).
+	BotTime time.Duration
 }
 
-// New opens the database, loads the boards and rebuilds every unfinished
-// match by replaying its commands.
-func New(opts Options) (*Server, error) {
-	st, err := store.Open(opts.DB)
-	if err != nil {
-		return nil, err
+// DefaultLimits are the limits of a server started without any.
+var DefaultLimits = Limits{
+	Body: 64 << 10, Upload: 2 << 20, JSONDepth: 64, Message: 8 << 10, Rate: 20, Burst: 40, Connections: 64,
+	Creates: 30, Uploads: 60, PingEvery: 30 * time.Second, PingTimeout: 20 * time.Second, BotTime: 2 * time.Second,
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.Body > 0 {
+		d.Body = l.Body
 	}
-	out := opts.Log
-	if out == nil {
-		out = io.Discard
+	if l.Upload > 0 {
+		d.Upload = l.Upload
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	srv := &Server{store: st, library: newLibrary(), logger: log.New(out, "", log.LstdFlags), ctx: ctx, cancel: cancel, rooms: map[string]*room{}}
-	if err := srv.library.loadBundled(); err != nil {
-		srv.Close()
-		return nil, err
+	if l.JSONDepth > 0 {
+		d.JSONDepth = l.JSONDepth
 	}
-	if opts.BoardsDir != "" {
-		problems, err := srv.library.loadDir(opts.BoardsDir)
-		if err != nil {
-			srv.Close()
-			return nil, err
-		}
-		for _, d := range problems.Errors() {
-			srv.logf("skipping board: %s", d)
-		}
+	if l.Message > 0 {
+		d.Message = l.Message
 	}
-	if err := srv.library.loadUploads(ctx, st); err != nil {
-		srv.Close()
-		return nil, err
+	if l.Rate > 0 {
+		d.Rate = l.Rate
 	}
-	if err := srv.recover(ctx); err != nil {
-		srv.Close()
-		return nil, err
+	if l.Burst > 0 {
+		d.Burst = l.Burst
 	}
-	return srv, nil
-}
-
-// Close stops every match and closes the database.
-func (srv *Server) Close() error {
-	srv.cancel()
-	srv.mu.Lock()
-	rooms := srv.rooms
-	srv.rooms = map[string]*room{}
-	srv.closed = true
-	srv.mu.Unlock()
-	// Every room finishes what it is doing (storing a command included)
-	// before the store closes.
-	for _, r := range rooms {
-		close(r.quit)
+	if l.Connections > 0 {
+		d.Connections = l.Connections
 	}
-	for _, r := range rooms {
-		<-r.done
+	if l.Creates > 0 {
+		d.Creates = l.Creates
 	}
-	return srv.store.Close()
-}
-
-func (srv *Server) logf(format string, args ...any) { srv.logger.Printf(format, args...) }
-
-// recover rebuilds every match that was being played.
-func (srv *Server) recover(ctx context.Context) error {
-	recs, err := srv.store.Matches(ctx)
-	if err != nil {
-		return err
+	if l.Uploads > 0 {
+		d.Uploads = l.Uploads
 	}
-	rebuilt, broken := 0, 0
-	for _, rec := range recs {
-		if rec.Status != store.Playing {
-			continue
-		}
-		r, err := srv.room(ctx, rec.ID)
-		if err != nil {
-			return err
-		}
-		if r.rec.Status == store.Broken {
-			broken++
-		} else {
-			rebuilt++
-		}
+	if l.PingEvery > 0 {
+		d.PingEvery = l.PingEvery
 	}
-	if rebuilt+broken > 0 {
-		srv.logf("rebuilt %d unfinished match(es) from their commands; %d could not be trusted", rebuilt, broken)
+	if l.PingTimeout > 0 {
+		d.PingTimeout = l.PingTimeout
 	}
-	return nil
-}
-
-// room returns the actor of a match, loading and rebuilding it on first
-// use.
-func (srv *Server) room(ctx context.Context, id string) (*room, error) {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
-	if srv.closed {
-		return nil, errClosing
-	}
-	if r, ok := srv.rooms[id]; ok {
-		return r, nil
-	}
-	rec, err := srv.store.Match(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	def, list := compileGame(rec.Game, rec.BoardName, rec.BoardData)
-	r := newRoom(srv, rec, def)
-	if def == nil {
-		r.markBroken(ctx, fmt.Errorf("its board no longer loads:\n%s", list.String()))
-	} else if rec.Status == store.Playing || rec.Status == store.Finished {
-		if err := r.rebuild(ctx); err != nil {
-			r.markBroken(ctx, err)
-		}
-	}
-	srv.rooms[id] = r
-	go r.run()
-	return r, nil
-}
-
-// Handler returns the server's HTTP handler: the page and its API.
-func (srv *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("GET /", web.Handler())
-	mux.HandleFunc("GET /api/boards", srv.listBoards)
-	mux.HandleFunc("GET /api/boards/{id}", srv.getBoard)
-	mux.HandleFunc("POST /api/boards", srv.uploadBoard)
-	mux.HandleFunc("GET /api/games/{id}", srv.gameSource)
-	mux.HandleFunc("POST /api/validate", srv.validate)
-	mux.HandleFunc("GET /api/catalog/rulebook", srv.rulebookCatalog)
-	mux.HandleFunc("POST /api/catalog/rulebook/predicates/{name}", srv.renderPredicate)
-	mux.HandleFunc("GET /api/catalog/party", srv.partyCatalog)
-	mux.HandleFunc("GET /api/matches", srv.listMatches)
-	mux.HandleFunc("POST /api/matches", srv.createMatch)
-	mux.HandleFunc("GET /api/matches/{id}", srv.withRoom(srv.getMatch))
-	mux.HandleFunc("GET /api/matches/{id}/board", srv.withRoom(srv.matchBoard))
-	mux.HandleFunc("POST /api/matches/{id}/join", srv.withRoom(srv.joinMatch))
-	mux.HandleFunc("POST /api/matches/{id}/bots", srv.withRoom(srv.addBots))
-	mux.HandleFunc("POST /api/matches/{id}/start", srv.withRoom(srv.startMatch))
-	mux.HandleFunc("GET /api/matches/{id}/replay", srv.withRoom(srv.replay))
-	mux.HandleFunc("GET /api/matches/{id}/ws", srv.withRoom(srv.serveWS))
-	return mux
-}
-
-// --- helpers ---
-
-type apiError struct {
-	Error       string            `json:"error"`
-	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
-func writeError(w http.ResponseWriter, status int, format string, args ...any) {
-	writeJSON(w, status, apiError{Error: fmt.Sprintf(format, args...)})
-}
-
-// readJSON decodes a small JSON request body.
-func readJSON(w http.ResponseWriter, req *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, req.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, "bad request body: %v", err)
-		return false
-	}
-	return true
-}
-
-func (srv *Server) withRoom(h func(http.ResponseWriter, *http.Request, *room)) http.HandlerFunc {
-	return func(w http.ResponseWriter, req *http.Request) {
-		r, err := srv.room(req.Context(), req.PathValue("id"))
-		if errors.Is(err, store.ErrNotFound) {
-			writeError(w, http.StatusNotFound, "no match %q", req.PathValue("id"))
-			return
-		}
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, "%v", err)
-			return
-		}
-		h(w, req, r)
-	}
-}
-
-func newToken() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-func newID() string {
-	var b [5]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-func newSeed() uint64 {
-	var b [8]byte
-	rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:])
-}
-
-// --- boards ---
-
-func (srv *Server) listBoards(w http.ResponseWriter, req *http.Request) {
-	writeJSON(w, http.StatusOK, srv.library.list())
-}
-
-// BoardDrawing is a board as the page draws it.
-type BoardDrawing struct {
-	Info   BoardInfo      `json:"info"`
-	Spaces []SpaceDrawing `json:"spaces"`
-	Render map[string]any `json:"render"`
-}
-
-// SpaceDrawing is a space as the page draws it.
-type SpaceDrawing struct {
-	ID          string           `json:"id"`
-	Name        string           `json:"name"`
-	Type        string           `json:"type"`
-	Visual      party.Visual     `json:"visual"`
-	Connections []ConnectionDraw `json:"connections"`
-	Events      []EventText      `json:"events"`
-}
-
-// ConnectionDraw is an arrow.
-type ConnectionDraw struct {
-	Target string `json:"target"`
-	Draw   bool   `json:"draw"`
-}
-
-// EventText describes a space's event for tooltips.
-type EventText struct {
-	Trigger  string `json:"trigger"`
-	Action   string `json:"action"`
-	Priority string `json:"priority"`
-}
-
-func drawing(info BoardInfo, def *party.Definition) BoardDrawing {
-	b := def.Board
-	d := BoardDrawing{Info: info, Render: b.Render, Spaces: []SpaceDrawing{}}
-	if d.Render == nil {
-		d.Render = map[string]any{}
-	}
-	for _, sp := range b.Spaces {
-		sd := SpaceDrawing{ID: sp.ID, Name: sp.Name, Type: sp.Type, Visual: sp.Visual, Connections: []ConnectionDraw{}, Events: []EventText{}}
-		for _, c := range sp.Connections {
-			sd.Connections = append(sd.Connections, ConnectionDraw{Target: c.Target, Draw: c.Draw})
-		}
-		for _, ev := range sp.Events {
-			sd.Events = append(sd.Events, EventText{Trigger: ev.Trigger, Action: ev.Action.Type, Priority: ev.Priority.String()})
-		}
-		d.Spaces = append(d.Spaces, sd)
+	if l.BotTime > 0 {
+		d.BotTime = l.BotTime
 	}
 	return d
 }
 
-func (srv *Server) getBoard(w http.ResponseWriter, req *http.Request) {
-	e, ok := srv.library.get(req.PathValue("id"))
-	if !ok {
-		writeError(w, http.StatusNotFound, "no board %q", req.PathValue("id"))
-		return
-	}
-	writeJSON(w, http.StatusOK, e.def.Drawing(e.info))
+// Server is the Tabula server. Create it with New, serve Handler, and
+// Close it (or Shutdown, to tell clients) when done.
+type Server struct {
+	opts    Options
+	limits  Limits
+	store   store.Store
+	ownDB   bool
+	packs   game.Packs
+	log     *slog.Logger
+	library *library
+	defs    *defCache
+	metrics *metrics
+	hosts   hostCheck
+	creates *rateByAddr
+	uploads *rateByAddr
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	rooms   map[string]*room
+	loading map[string]*loadCall
+	closed  bool
 }
 
-// maxUpload bounds an uploaded board file.
-const maxUpload = 2 << 20
-
-// uploadBoard validates an uploaded board (the request body, or a
-// multipart "file") and adds it to the library if it is valid. Invalid
-// boards are answered with every diagnostic, line and pointer included.
-func (srv *Server) uploadBoard(w http.ResponseWriter, req *http.Request) {
-	name := req.URL.Query().Get("name")
-	var body io.Reader = http.MaxBytesReader(w, req.Body, maxUpload)
-	if strings.HasPrefix(req.Header.Get("Content-Type"), "multipart/form-data") {
-		if err := req.ParseMultipartForm(maxUpload); err != nil {
-			writeError(w, http.StatusBadRequest, "upload: %v", err)
-			return
-		}
-		f, fh, err := req.FormFile("file")
-		if err != nil {
-			writeError(w, http.StatusBadRequest, "upload: send the board as the form field \"file\"")
-			return
-		}
-		defer f.Close()
-		body, name = f, fh.Filename
-	}
-	data, err := io.ReadAll(body)
-	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "upload: %v (the limit is %d bytes)", err, maxUpload)
-		return
-	}
-	if name == "" {
-		name = "upload.json"
-	}
-	e, list, err := srv.library.upload(req.Context(), srv.store, name, data)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "%v", err)
-		return
-	}
-	diags := []diag.Diagnostic(list)
-	if diags == nil {
-		diags = []diag.Diagnostic{}
-	}
-	if e == nil {
-		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: "the board is not valid", Diagnostics: diags})
-		return
-	}
-	writeJSON(w, http.StatusCreated, struct {
-		Board       BoardInfo         `json:"board"`
-		Diagnostics []diag.Diagnostic `json:"diagnostics"`
-	}{e.info, diags})
+// loadCall is a room being loaded; others asking for it wait for it.
+type loadCall struct {
+	done chan struct{}
+	room *room
+	err  error
 }
 
-// --- matches ---
-
-func (srv *Server) listMatches(w http.ResponseWriter, req *http.Request) {
-	recs, err := srv.store.Matches(req.Context())
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "%v", err)
-		return
+// New opens the database, loads the library and resumes the matches that
+// were being played by bots or against the clock.
+func New(opts Options) (*Server, error) {
+	if len(opts.Packs) == 0 {
+		return nil, errors.New("server: no game packs to host")
 	}
-	out := []Summary{}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	st, own := opts.Store, false
+	if st == nil {
+		var err error
+		if st, err = store.Open(opts.DB); err != nil {
+			return nil, err
+		}
+		own = true
+	}
+	if opts.IdleAfter <= 0 {
+		opts.IdleAfter = 30 * time.Second
+	}
+	if opts.AbandonAfter == 0 {
+		opts.AbandonAfter = 7 * 24 * time.Hour
+	}
+	if opts.Node == "" {
+		opts.Node = "local"
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := &Server{
+		opts: opts, limits: opts.Limits.withDefaults(), store: st, ownDB: own, packs: opts.Packs, log: log,
+		metrics: newMetrics(), ctx: ctx, cancel: cancel,
+		rooms: map[string]*room{}, loading: map[string]*loadCall{},
+	}
+	srv.hosts = newHostCheck(opts.Addr, opts.AllowedHosts)
+	srv.creates = newRateByAddr(srv.limits.Creates)
+	srv.uploads = newRateByAddr(srv.limits.Uploads)
+	srv.defs = newDefCache(srv, 256)
+	srv.library = newLibrary(srv)
+	if err := srv.library.load(ctx, opts.Bundled, opts.BoardsDir); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	if err := srv.resume(ctx); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	srv.wg.Add(1)
+	go srv.janitor()
+	return srv, nil
+}
+
+// Metrics returns the server's Prometheus registry (served at /metrics).
+func (srv *Server) Metrics() *prometheus.Registry { return srv.metrics.reg }
+
+// Close stops every match and closes the database: each room finishes the
+// message it is handling (storing a command included) first.
+func (srv *Server) Close() error {
+	return srv.Shutdown(context.Background())
+}
+
+// Shutdown stops the server gracefully: no new match is loaded, every
+// connection is closed with the reason "server restarting" once its room
+// has finished what it was doing, and the store is flushed and closed. It
+// gives up waiting for rooms when ctx ends.
+func (srv *Server) Shutdown(ctx context.Context) error {
 	srv.mu.Lock()
-	rooms := maps.Clone(srv.rooms) // other requests add rooms meanwhile
+	if srv.closed {
+		srv.mu.Unlock()
+		return nil
+	}
+	srv.closed = true
+	rooms := srv.rooms
+	srv.rooms = map[string]*room{}
 	srv.mu.Unlock()
-	for _, rec := range recs {
-		sum := summarize(rec, nil)
-		if r, ok := rooms[rec.ID]; ok {
-			r.do(req.Context(), func() { sum = r.summary() })
+	srv.cancel()
+	for _, r := range rooms {
+		r.stop()
+	}
+	for _, r := range rooms {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
 		}
-		out = append(out, sum)
 	}
-	writeJSON(w, http.StatusOK, out)
+	srv.wg.Wait()
+	if srv.opts.Cluster != nil {
+		srv.opts.Cluster.Close()
+	}
+	if srv.ownDB {
+		return srv.store.Close()
+	}
+	return nil
 }
 
-type createReq struct {
-	Board     string `json:"board"`
-	Seats     int    `json:"seats"`
-	MaxRounds int    `json:"maxRounds"`
-}
-
-func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
-	var cr createReq
-	if !readJSON(w, req, &cr) {
-		return
-	}
-	if cr.Board == "" {
-		cr.Board = "default"
-	}
-	e, ok := srv.library.get(cr.Board)
-	if !ok {
-		writeError(w, http.StatusBadRequest, "no board %q", cr.Board)
-		return
-	}
-	if cr.Seats == 0 {
-		cr.Seats = max(2, e.info.MinPlayers)
-	}
-	if cr.Seats < 1 || cr.Seats > 12 {
-		writeError(w, http.StatusBadRequest, "a match has 1 to 12 seats, not %d", cr.Seats)
-		return
-	}
-	if e.def.Game() == gameRulebook && (cr.Seats < e.info.MinPlayers || cr.Seats > e.info.MaxPlayers) {
-		writeError(w, http.StatusBadRequest, "%s is for %d to %d players, not %d seats", e.info.Name, e.info.MinPlayers, e.info.MaxPlayers, cr.Seats)
-		return
-	}
-	if cr.MaxRounds == 0 {
-		cr.MaxRounds = e.def.DefaultMaxRounds()
-	}
-	if cr.MaxRounds < 1 || cr.MaxRounds > 10000 {
-		writeError(w, http.StatusBadRequest, "maxRounds must be between 1 and 10000")
-		return
-	}
-	rec := store.Match{
-		ID: newID(), Game: e.def.Game(), BoardID: e.info.ID, BoardName: e.info.Name, BoardData: e.data,
-		Seed: newSeed(), MaxRounds: cr.MaxRounds, Seats: make([]store.Seat, cr.Seats), Owner: newToken(),
-		Status: store.Lobby, Created: time.Now(),
-	}
-	if err := srv.store.CreateMatch(req.Context(), rec); err != nil {
-		writeError(w, http.StatusInternalServerError, "%v", err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, struct {
-		ID    string `json:"id"`
-		Owner string `json:"owner"`
-		URL   string `json:"url"`
-	}{rec.ID, rec.Owner, "/m/" + rec.ID})
-}
-
-func (srv *Server) getMatch(w http.ResponseWriter, req *http.Request, r *room) {
-	var sum Summary
-	if err := r.do(req.Context(), func() { sum = r.summary() }); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "%v", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, sum)
-}
-
-func (srv *Server) matchBoard(w http.ResponseWriter, req *http.Request, r *room) {
-	var d any
-	ok := false
-	r.do(req.Context(), func() {
-		if r.def != nil {
-			d = r.def.Drawing(r.boardInfo())
-			ok = true
+// resume loads the matches that go on by themselves: those in play with
+// a bot or a turn limit, so that bots move and timers run after a restart.
+func (srv *Server) resume(ctx context.Context) error {
+	resumed := 0
+	before := ""
+	for {
+		page, err := srv.store.Matches(ctx, store.Query{Status: store.Playing, Limit: 500, Before: before})
+		if err != nil {
+			return err
 		}
-	})
-	if !ok {
-		writeError(w, http.StatusConflict, "the match's board does not load")
-		return
+		for _, rec := range page {
+			if !goesOnAlone(rec) || !srv.owns(ctx, rec.ID) {
+				continue
+			}
+			if _, err := srv.room(ctx, rec.ID); err != nil {
+				srv.log.Error("resuming a match", "match", rec.ID, "err", err)
+				continue
+			}
+			resumed++
+		}
+		if len(page) < 500 {
+			break
+		}
+		before = page[len(page)-1].ID
 	}
-	writeJSON(w, http.StatusOK, d)
+	if resumed > 0 {
+		srv.log.Info("resumed matches played by bots or against the clock", "matches", resumed)
+	}
+	return nil
 }
 
-func (srv *Server) joinMatch(w http.ResponseWriter, req *http.Request, r *room) {
-	var jr struct {
-		Name string `json:"name"`
+// goesOnAlone reports whether a match in play moves without its people:
+// a bot plays in it, or its turns are timed.
+func goesOnAlone(rec store.Match) bool {
+	if rec.Settings.TurnLimit > 0 {
+		return true
 	}
-	if !readJSON(w, req, &jr) {
-		return
+	for _, s := range rec.Seats {
+		if s.Bot {
+			return true
+		}
 	}
-	var seat int
-	var token string
-	var err error
-	if derr := r.do(req.Context(), func() { seat, token, err = r.join(req.Context(), jr.Name) }); derr != nil {
-		err = derr
+	return false
+}
+
+// room returns the actor of a match, loading and rebuilding it on first
+// use. The load happens outside the server's lock; requests for the same
+// match meanwhile wait for that one load.
+func (srv *Server) room(ctx context.Context, id string) (*room, error) {
+	srv.mu.Lock()
+	if srv.closed {
+		srv.mu.Unlock()
+		return nil, errClosing
 	}
+	if r, ok := srv.rooms[id]; ok {
+		srv.mu.Unlock()
+		return r, nil
+	}
+	if call, ok := srv.loading[id]; ok {
+		srv.mu.Unlock()
+		select {
+		case <-call.done:
+			return call.room, call.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	call := &loadCall{done: make(chan struct{})}
+	srv.loading[id] = call
+	srv.mu.Unlock()
+
+	// The load goes on even if this request is cancelled: others may be
+	// waiting for it.
+	call.room, call.err = srv.loadRoom(srv.ctx, id)
+
+	srv.mu.Lock()
+	delete(srv.loading, id)
+	if call.err == nil {
+		if srv.closed {
+			call.room.stop()
+			call.room, call.err = nil, errClosing
+		} else {
+			srv.rooms[id] = call.room
+			srv.metrics.rooms.Set(float64(len(srv.rooms)))
+		}
+	}
+	srv.mu.Unlock()
+	close(call.done)
+	return call.room, call.err
+}
+
+// loadRoom reads a match and starts its room, rebuilding a started match
+// by replaying its commands.
+func (srv *Server) loadRoom(ctx context.Context, id string) (*room, error) {
+	rec, err := srv.store.Match(ctx, id)
 	if err != nil {
-		writeError(w, http.StatusConflict, "%v", err)
-		return
+		return nil, err
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Seat  int    `json:"seat"`
-		Token string `json:"token"`
-	}{seat, token})
-}
-
-type ownerReq struct {
-	Owner string `json:"owner"`
-}
-
-func (srv *Server) addBots(w http.ResponseWriter, req *http.Request, r *room) {
-	srv.ownerAction(w, req, r, r.fillWithBots)
-}
-
-func (srv *Server) startMatch(w http.ResponseWriter, req *http.Request, r *room) {
-	srv.ownerAction(w, req, r, r.start)
-}
-
-func (srv *Server) ownerAction(w http.ResponseWriter, req *http.Request, r *room, act func(context.Context, string) error) {
-	var or ownerReq
-	if !readJSON(w, req, &or) {
-		return
+	if srv.opts.Cluster != nil {
+		fence, err := srv.opts.Cluster.Acquire(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if fence != rec.Fence {
+			if err := srv.store.Fence(ctx, id, fence); err != nil {
+				return nil, err
+			}
+			rec.Fence = fence
+		}
 	}
-	var err error
-	if derr := r.do(req.Context(), func() { err = act(req.Context(), or.Owner) }); derr != nil {
-		err = derr
-	}
-	switch {
-	case errors.Is(err, errNotOwner):
-		writeError(w, http.StatusForbidden, "%v", err)
-	case err != nil:
-		writeError(w, http.StatusConflict, "%v", err)
-	default:
-		var sum Summary
-		r.do(req.Context(), func() { sum = r.summary() })
-		writeJSON(w, http.StatusOK, sum)
-	}
-}
-
-// Replay is everything needed to watch a match again or rebuild it: its
-// seed, players and commands with their hashes, the action log, the final
-// view and the board (of the match's game: see match.game).
-type Replay struct {
-	Match    Summary         `json:"match"`
-	Seed     string          `json:"seed"`
-	Players  []string        `json:"players"`
-	Commands []ReplayCommand `json:"commands"`
-	Entries  any             `json:"entries"`
-	Final    any             `json:"final"`
-	Board    any             `json:"board"`
-}
-
-// ReplayCommand is one stored command.
-type ReplayCommand struct {
-	Seq     int             `json:"seq"`
-	Player  int             `json:"player"`
-	Command json.RawMessage `json:"command"`
-	Hash    string          `json:"hash"`
-}
-
-func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
-	cmds, err := srv.store.Commands(req.Context(), r.id)
+	r := newRoom(srv, rec)
+	c, err := srv.defs.get(ctx, rec.GameHash, rec.Pack, rec.BoardName)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "%v", err)
-		return
+		r.markBroken(fmt.Errorf("its game no longer loads: %v", err))
+	} else {
+		r.def = c
+		if rec.Status != store.Lobby {
+			if err := r.rebuild(ctx); err != nil {
+				r.markBroken(err)
+			}
+		}
 	}
-	var rp Replay
-	r.do(req.Context(), func() {
-		rp = Replay{Match: r.summary(), Seed: fmt.Sprint(r.rec.Seed), Players: r.names(), Commands: []ReplayCommand{}, Entries: []any{}}
-		if r.game != nil {
-			rp.Entries = r.game.Entries(0)
-			rp.Final = r.game.View(-1)
+	srv.wg.Add(1)
+	go r.run()
+	r.post(r.afterChange)
+	return r, nil
+}
+
+// owns reports whether this server may own a match: always, on its own.
+func (srv *Server) owns(ctx context.Context, id string) bool {
+	if srv.opts.Cluster == nil {
+		return true
+	}
+	return srv.opts.Cluster.MayOwn(ctx, id)
+}
+
+// forget removes a room that stopped from the server's map.
+func (srv *Server) forget(r *room) {
+	srv.mu.Lock()
+	if srv.rooms[r.id] == r {
+		delete(srv.rooms, r.id)
+		srv.metrics.rooms.Set(float64(len(srv.rooms)))
+	}
+	srv.mu.Unlock()
+}
+
+// liveRoom returns a match's room if it is in memory, without loading it.
+func (srv *Server) liveRoom(id string) *room {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.rooms[id]
+}
+
+// janitor evicts idle rooms, closes abandoned matches and forgets old
+// rate counters, every few seconds.
+func (srv *Server) janitor() {
+	defer srv.wg.Done()
+	tick := time.NewTicker(min(srv.opts.IdleAfter/2, 5*time.Second))
+	defer tick.Stop()
+	lastAbandon := time.Time{}
+	for {
+		select {
+		case <-srv.ctx.Done():
+			return
+		case now := <-tick.C:
+			srv.evictIdle(now)
+			srv.creates.prune(now)
+			srv.uploads.prune(now)
+			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > time.Minute {
+				lastAbandon = now
+				srv.closeAbandoned(now)
+			}
 		}
-		if r.def != nil {
-			rp.Board = r.def.Drawing(r.boardInfo())
+	}
+}
+
+// evictIdle stops the rooms nobody has used for IdleAfter and that do not
+// go on by themselves.
+func (srv *Server) evictIdle(now time.Time) {
+	srv.mu.Lock()
+	var idle []*room
+	for _, r := range srv.rooms {
+		if r.idleSince(now) > srv.opts.IdleAfter {
+			idle = append(idle, r)
 		}
+	}
+	srv.mu.Unlock()
+	for _, r := range idle {
+		r.post(func() {
+			if r.evictable(time.Now(), srv.opts.IdleAfter) {
+				r.stopping = true
+			}
+		})
+	}
+}
+
+// closeAbandoned closes matches nobody has touched for AbandonAfter.
+func (srv *Server) closeAbandoned(now time.Time) {
+	for _, status := range []string{store.Lobby, store.Playing} {
+		recs, err := srv.store.Matches(srv.ctx, store.Query{Status: status, UpdatedBefore: now.Add(-srv.opts.AbandonAfter), Limit: 200})
+		if err != nil {
+			srv.log.Error("looking for abandoned matches", "err", err)
+			return
+		}
+		for _, rec := range recs {
+			if srv.liveRoom(rec.ID) != nil {
+				continue
+			}
+			rec.Status = store.Abandoned
+			rec.Error = "nobody played for " + srv.opts.AbandonAfter.String()
+			if err := srv.store.UpdateMatch(srv.ctx, rec); err != nil {
+				srv.log.Error("closing an abandoned match", "match", rec.ID, "err", err)
+				continue
+			}
+			srv.log.Info("match abandoned", "match", rec.ID)
+		}
+	}
+}
+
+var errClosing = errors.New("the server is shutting down")
+
+// Handler returns the server's HTTP handler: the page and its API.
+func (srv *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	srv.routes(mux)
+	return srv.guard(mux)
+}
+
+// guard wraps every request: the host check, the security headers, the
+// request log and metrics, and a recover that answers 500 rather than
+// losing the connection.
+func (srv *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		start := time.Now()
+		rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				srv.metrics.panics.Inc()
+				srv.log.Error("panic in a request", "method", req.Method, "path", req.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if !rw.wrote {
+					writeError(rw, http.StatusInternalServerError, "the server failed; this is a bug, and it was logged")
+				}
+			}
+			// The path only: queries may carry secrets.
+			srv.log.Info("request", "method", req.Method, "path", req.URL.Path, "status", rw.status,
+				"ms", float64(time.Since(start).Microseconds())/1000, "bytes", rw.bytes, "addr", clientAddr(req))
+		}()
+		if !srv.hosts.allowed(req.Host) {
+			writeError(rw, http.StatusMisdirectedRequest, "this server does not answer to the host name %q; start it with --allowed-hosts %s if that is its name",
+				hostOnly(req.Host), hostOnly(req.Host))
+			return
+		}
+		h := rw.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "+
+			"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
+		next.ServeHTTP(rw, req)
 	})
-	for _, c := range cmds {
-		rp.Commands = append(rp.Commands, ReplayCommand{Seq: c.Seq, Player: c.Player, Command: c.Data, Hash: c.Hash})
+}
+
+// statusWriter remembers the status and size of an answer.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
 	}
-	writeJSON(w, http.StatusOK, rp)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController and the WebSocket upgrade reach the
+// connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// clientAddr is the client's address without its port.
+func clientAddr(req *http.Request) string {
+	host, _, err := net.SplitHostPort(req.RemoteAddr)
+	if err != nil {
+		return req.RemoteAddr
+	}
+	return host
+}
+
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
 }

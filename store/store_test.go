@@ -1,62 +1,332 @@
-package store
+package store_test
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tabulagames/tabula/store"
+	"github.com/tabulagames/tabula/store/storetest"
 )
 
-func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.db")
-	ctx := context.Background()
-	s, err := Open(path)
+func TestMain(m *testing.M) {
+	code := m.Run()
+	storetest.Stop()
+	os.Exit(code)
+}
+
+// backends runs a test against every database: the same tests for
+// SQLite and PostgreSQL.
+func backends(t *testing.T, test func(t *testing.T, open func() store.Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "t.db")
+		test(t, func() store.Store { return mustOpen(t, path) })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := storetest.Postgres(t)
+		test(t, func() store.Store { return mustOpen(t, url) })
+	})
+}
+
+func mustOpen(t *testing.T, dsn string) store.Store {
+	t.Helper()
+	s, err := store.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := Match{ID: "m1", Game: "party", BoardID: "default", BoardName: "Default", BoardData: []byte(`{"spaces":[]}`),
-		Seed: 1<<63 + 5, MaxRounds: 100, Seats: []Seat{{Name: "Ann", Token: "t1"}, {Name: "Bot", Bot: true}},
-		Status: Lobby, Created: time.Now()}
-	if err := s.CreateMatch(ctx, m); err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	for i := range 50 {
-		wg.Go(func() {
-			if err := s.Append(ctx, "m1", Command{Seq: i, Player: i % 2, Data: []byte(fmt.Sprintf(`{"n":%d}`, i)), Hash: fmt.Sprint("h", i)}); err != nil {
-				t.Error(err)
+	return s
+}
+
+var ctx = context.Background()
+
+func game(data string) store.Game {
+	return store.Game{Hash: store.HashSecret(data), Pack: "nim", Name: "g.json", Data: []byte(data), Created: time.Now()}
+}
+
+func newMatch(id string, g store.Game, created time.Time) store.Match {
+	return store.Match{ID: id, Pack: g.Pack, GameHash: g.Hash, BoardID: "b", BoardName: "Board", Seed: 1<<63 + 5, MaxRounds: 100,
+		Seats: []store.Seat{{Name: "Ann", Token: "t1"}, {Name: "Bot", Bot: true, Level: "mcts"}}, Owner: "o", Invite: "i",
+		Settings: store.Settings{TurnLimit: time.Minute}, Status: store.Lobby, Created: created}
+}
+
+func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		g := game(`{"game":"nim"}`)
+		if err := s.SaveGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		m := newMatch("m1", g, time.Now())
+		if err := s.CreateMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for i := range 50 {
+			wg.Go(func() {
+				if err := s.Append(ctx, "m1", store.Command{Seq: i, Player: i % 2, Data: []byte(fmt.Sprintf(`{"n":%d}`, i)), Hash: fmt.Sprint("h", i)}, 0); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if err := s.Append(ctx, "m1", store.Command{Seq: 7, Data: []byte(`{}`), Hash: "dup"}, 0); err == nil {
+			t.Error("a taken sequence number was accepted")
+		}
+		m.Status, m.Result = store.Finished, "Ann won"
+		if err := s.UpdateMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+
+		s = open()
+		defer s.Close()
+		got, err := s.Match(ctx, "m1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Seed != m.Seed || got.Status != store.Finished || got.Result != "Ann won" || got.Commands != 50 || len(got.Seats) != 2 ||
+			!got.Seats[1].Bot || got.Seats[1].Level != "mcts" || got.Settings.TurnLimit != time.Minute || got.GameHash != g.Hash {
+			t.Errorf("reopened match: %+v", got)
+		}
+		cmds, err := s.Commands(ctx, "m1")
+		if err != nil || len(cmds) != 50 || cmds[49].Hash != "h49" || string(cmds[3].Data) != `{"n":3}` {
+			t.Errorf("commands: %d, %v", len(cmds), err)
+		}
+		if _, err := s.Match(ctx, "nope"); err != store.ErrNotFound {
+			t.Errorf("missing match: %v", err)
+		}
+		back, err := s.Game(ctx, g.Hash)
+		if err != nil || string(back.Data) != string(g.Data) {
+			t.Errorf("game: %v", err)
+		}
+	})
+}
+
+// A node whose lease was taken over can no longer write: the new owner
+// raised the fence, and every append or update carrying the old one is
+// refused, while the new owner's go through.
+func TestFencedWritesAreRefused(t *testing.T) {
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		defer s.Close()
+		g := game(`{}`)
+		s.SaveGame(ctx, g)
+		m := newMatch("m", g, time.Now())
+		m.Fence = 3
+		if err := s.CreateMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, "m", store.Command{Seq: 0, Data: []byte(`{}`), Hash: "a"}, 3); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Fence(ctx, "m", 7); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, "m", store.Command{Seq: 1, Data: []byte(`{}`), Hash: "old"}, 3); !errors.Is(err, store.ErrFenced) {
+			t.Fatalf("an append of the old owner: %v", err)
+		}
+		if err := s.UpdateMatch(ctx, m); !errors.Is(err, store.ErrFenced) {
+			t.Fatalf("an update of the old owner: %v", err)
+		}
+		if err := s.Fence(ctx, "m", 5); !errors.Is(err, store.ErrFenced) {
+			t.Fatalf("lowering the fence: %v", err)
+		}
+		if err := s.Append(ctx, "m", store.Command{Seq: 1, Data: []byte(`{}`), Hash: "new"}, 7); err != nil {
+			t.Fatal(err)
+		}
+		cmds, _ := s.Commands(ctx, "m")
+		if len(cmds) != 2 || cmds[1].Hash != "new" {
+			t.Fatalf("commands: %+v", cmds)
+		}
+	})
+}
+
+// Listing reads summaries page by page, newest first, filtered, and a
+// game is stored once however many matches use it.
+func TestListingIsPagedAndFiltered(t *testing.T) {
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		defer s.Close()
+		g := game(`{"big":"` + strings.Repeat("x", 1<<20) + `"}`)
+		s.SaveGame(ctx, g)
+		s.SaveGame(ctx, g)
+		base := time.Now().Add(-time.Hour)
+		for i := range 30 {
+			m := newMatch(fmt.Sprintf("m%02d", i), g, base.Add(time.Duration(i)*time.Second))
+			m.Settings.Public = i%3 != 0
+			if i%2 == 1 {
+				m.Status = store.Playing
 			}
-		})
-	}
-	wg.Wait()
-	if err := s.Append(ctx, "m1", Command{Seq: 7, Data: []byte(`{}`), Hash: "dup"}); err == nil {
-		t.Error("a taken sequence number was accepted")
-	}
-	m.Status, m.Result = Finished, "Ann won"
-	if err := s.UpdateMatch(ctx, m); err != nil {
+			if err := s.CreateMatch(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ids []string
+		before := ""
+		for {
+			page, err := s.Matches(ctx, store.Query{Limit: 7, Before: before})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			for _, m := range page {
+				ids = append(ids, m.ID)
+			}
+			before = page[len(page)-1].ID
+		}
+		if len(ids) != 30 || ids[0] != "m29" || ids[29] != "m00" || !slices.IsSortedFunc(ids, func(a, b string) int { return strings.Compare(b, a) }) {
+			t.Fatalf("pages: %v", ids)
+		}
+		playing, _ := s.Matches(ctx, store.Query{Status: store.Playing, PublicOnly: true})
+		for _, m := range playing {
+			if m.Status != store.Playing || !m.Settings.Public {
+				t.Fatalf("filtered listing has %+v", m)
+			}
+		}
+		if len(playing) != 10 {
+			t.Fatalf("%d public playing matches, want 10", len(playing))
+		}
+		some, _ := s.Matches(ctx, store.Query{IDs: []string{"m03", "m04"}})
+		if len(some) != 2 {
+			t.Fatalf("by id: %d", len(some))
+		}
+	})
+}
+
+// A database written by the first servers (schema version 0) is migrated:
+// its matches, commands, uploads and games are all there, and its secrets
+// are stored hashed.
+func TestVersion0IsMigrated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	copyFile(t, "../server/testdata/old-v0.db", path)
+	s := mustOpen(t, path)
+	defer s.Close()
+	ms, err := s.Matches(ctx, store.Query{})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(ms) != 5 {
+		t.Fatalf("%d matches, want 5", len(ms))
+	}
+	m, err := s.Match(ctx, "fdb639ec22")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Pack != "party" || m.Status != store.Playing || m.Commands != 12 || !m.Settings.Public ||
+		m.Seats[0].Token != store.HashSecret("f04cd6d679561b0c1a23dfe325f0927e") || m.Owner == "" {
+		t.Fatalf("migrated match: %+v", m)
+	}
+	g, err := s.Game(ctx, m.GameHash)
+	if err != nil || !strings.Contains(string(g.Data), "spaces") {
+		t.Fatalf("its game: %v", err)
+	}
+	cmds, _ := s.Commands(ctx, m.ID)
+	if len(cmds) != 12 || string(cmds[0].Data) != `{"player":0,"kind":"roll"}` {
+		t.Fatalf("commands: %+v", cmds)
+	}
+	entries, _ := s.Entries(ctx)
+	if len(entries) != 1 || entries[0].ID != "up-5ebb21f822b1" || entries[0].Name != "Designated Driver" {
+		t.Fatalf("library: %+v", entries)
+	}
+	// New commands still go in.
+	if err := s.Append(ctx, m.ID, store.Command{Seq: 12, Data: []byte(`{}`), Hash: "h"}, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+}
+
+// Damaged databases and those of a newer Tabula are refused with a
+// message naming the file; nothing is written to them.
+func TestBadDatabasesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	s := mustOpen(t, good)
+	g := game(`{}`)
+	s.SaveGame(ctx, g)
+	for i := range 200 {
+		s.CreateMatch(ctx, newMatch(fmt.Sprint("m", i), g, time.Now()))
 	}
 	s.Close()
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.db")
+	os.WriteFile(truncated, data[:len(data)/2], 0o644)
+	flipped := filepath.Join(dir, "flipped.db")
+	bad := slices.Clone(data)
+	for i := 4096 + 100; i < len(bad); i += 4096 { // a byte in every page but the header
+		bad[i] ^= 0xff
+	}
+	os.WriteFile(flipped, bad, 0o644)
+	notDB := filepath.Join(dir, "notes.db")
+	os.WriteFile(notDB, []byte("these are my notes, not a database"), 0o644)
 
-	s, err = Open(path)
+	newer := filepath.Join(dir, "newer.db")
+	copyFile(t, good, newer)
+	s = mustOpen(t, newer)
+	s.Close()
+	setVersion(t, newer, store.Version+1)
+
+	for _, c := range []struct{ path, want string }{
+		{truncated, "damaged"},
+		{flipped, "damaged"},
+		{notDB, "not a Tabula database"},
+		{newer, "newer Tabula"},
+	} {
+		before, _ := os.ReadFile(c.path)
+		s, err := store.Open(c.path)
+		if err == nil {
+			s.Close()
+			t.Errorf("%s was opened", filepath.Base(c.path))
+			continue
+		}
+		if !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want its name and %q", filepath.Base(c.path), err, c.want)
+		}
+		if after, _ := os.ReadFile(c.path); string(after) != string(before) {
+			t.Errorf("%s was changed", filepath.Base(c.path))
+		}
+	}
+}
+
+// setVersion writes a schema version into a SQLite database, as a newer
+// Tabula would.
+func setVersion(t *testing.T, path string, v int) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	got, err := s.Match(ctx, "m1")
-	if err != nil {
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE meta SET value = ? WHERE key = 'schema'`, fmt.Sprint(v)); err != nil {
 		t.Fatal(err)
-	}
-	if got.Seed != m.Seed || got.Status != Finished || got.Result != "Ann won" || got.Commands != 50 || len(got.Seats) != 2 || !got.Seats[1].Bot {
-		t.Errorf("reopened match: %+v", got)
-	}
-	cmds, err := s.Commands(ctx, "m1")
-	if err != nil || len(cmds) != 50 || cmds[49].Hash != "h49" || string(cmds[3].Data) != `{"n":3}` {
-		t.Errorf("commands: %d, %v", len(cmds), err)
-	}
-	if _, err := s.Match(ctx, "nope"); err != ErrNotFound {
-		t.Errorf("missing match: %v", err)
 	}
 }
