@@ -15,3 +15,9 @@ var Party embed.FS
 //
 //go:embed rulebook/*.json
 var Rulebook embed.FS
+
+// Games holds every bundled game, in a folder per pack: what the server
+// offers everybody.
+//
+//go:embed party/*.json rulebook/*.json
+var Games embed.FS

@@ -349,6 +349,15 @@ type Tally struct {
 	Kills   int `json:"kills"`
 }
 
+// Recorder is a Match that writes its whole log as JSON lines (every
+// record of the engine with the pack's details), for `tabula play --log`.
+// Matches without one have their readable log written instead.
+type Recorder interface {
+	// WriteLog writes the records from record from on, one JSON object a
+	// line.
+	WriteLog(w io.Writer, from int) error
+}
+
 // Texter is a Match that draws itself as text for the terminal.
 type Texter interface {
 	// Text is what the seat sees, as lines for a terminal.

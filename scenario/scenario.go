@@ -72,6 +72,13 @@ func Find(paths []string) ([]string, error) {
 	return out, nil
 }
 
+// Runner is a game pack that runs its scenario files.
+type Runner interface {
+	// RunScenario runs one scenario file (its path, for the files it
+	// names, and its contents) and returns the result.
+	RunScenario(path string, data []byte) *Result
+}
+
 // Game returns the value of a scenario file's "game" field.
 func Game(data []byte) (string, error) {
 	var head struct {

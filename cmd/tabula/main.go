@@ -7,6 +7,9 @@
 //	tabula simulate FILE      play many bot games and report balance
 //	tabula serve              host games for friends in the browser
 //	tabula schema NAME        print a published JSON Schema
+//
+// Every command reaches the games through one list of packs (packs.go)
+// and the game interface.
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tabulagames/tabula/game"
 )
 
 // exitError carries a process exit status through cobra.
@@ -41,12 +45,13 @@ func usageError(format string, args ...any) error {
 var failed = &exitError{code: 1}
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(packs(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run executes the command line and returns the exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot()
+// run executes the command line with the given packs and returns the exit
+// status.
+func run(ps game.Packs, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(ps)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -66,7 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 1
 }
 
-func newRoot() *cobra.Command {
+func newRoot(ps game.Packs) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "tabula",
 		Short:         "Validate, play, test, simulate and serve tabletop games whose behaviour is data",
@@ -76,11 +81,23 @@ func newRoot() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: 2, err: fmt.Errorf("%w\n%s", err, c.UsageString())}
 	})
-	for _, mk := range commands {
-		root.AddCommand(mk())
+	for _, mk := range []func(game.Packs) *cobra.Command{newValidate, newPlay, newTest, newSimulate, newServe, newSchema} {
+		root.AddCommand(mk(ps))
 	}
 	return root
 }
 
-// commands are the constructors of the subcommands; each file adds its own.
-var commands []func() *cobra.Command
+// load reads the game at path (a file, a folder or a zip archive) with the
+// pack that recognises it. Diagnostics come back either way; the
+// definition is nil when there are errors.
+func load(ps game.Packs, path string) (game.Pack, game.Definition, *game.Source, error) {
+	src, err := game.Open(path, game.Limits{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	p, def, list := ps.Load(src, "")
+	if list.HasErrors() || def == nil {
+		return p, nil, src, &diagError{list}
+	}
+	return p, def, src, nil
+}

@@ -3,20 +3,21 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 )
 
-func init() { commands = append(commands, newTest) }
-
-func newTest() *cobra.Command {
+func newTest(ps game.Packs) *cobra.Command {
 	return &cobra.Command{
 		Use:   "test PATH...",
 		Short: "Run scenario files (files, or folders searched for *.scenario.yaml|yml|json)",
 		Long: `Test runs scenario files: scripted games with expectations on the final
 state and the ordered trace of trigger firings. Folders are searched for files
-ending in .scenario.yaml, .scenario.yml or .scenario.json.
+ending in .scenario.yaml, .scenario.yml or .scenario.json. A scenario's "game"
+names its pack.
 
 Exit status: 0 when every scenario passes, 1 when one fails (with a readable
 diff), 2 on a usage error.`,
@@ -31,7 +32,7 @@ diff), 2 on a usage error.`,
 			out := c.OutOrStdout()
 			passed, failedN := 0, 0
 			for _, f := range files {
-				r := runScenario(f)
+				r := runScenario(ps, f)
 				fmt.Fprint(out, r.String())
 				if r.Passed() {
 					passed++
@@ -48,24 +49,29 @@ diff), 2 on a usage error.`,
 	}
 }
 
-func runScenario(path string) *scenario.Result {
+func runScenario(ps game.Packs, path string) *scenario.Result {
+	fail := func(format string, args ...any) *scenario.Result {
+		r := &scenario.Result{File: path, Name: path}
+		r.Failf(format, args...)
+		return r
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		r := &scenario.Result{File: path, Name: path}
-		r.Failf("%v", err)
-		return r
+		return fail("%v", err)
 	}
-	game, err := scenario.Game(data)
+	name, err := scenario.Game(data)
 	if err != nil {
-		r := &scenario.Result{File: path, Name: path}
-		r.Failf("not a scenario file: %v", err)
-		return r
+		return fail("not a scenario file: %v", err)
 	}
-	p := packByName(game)
-	if p == nil || p.Scenario == nil {
-		r := &scenario.Result{File: path, Name: path}
-		r.Failf("the \"game\" field is %q; it must name a pack: %s", game, packNames())
-		return r
+	var runners []string
+	for _, p := range ps {
+		if _, ok := p.(scenario.Runner); ok {
+			runners = append(runners, p.Name())
+		}
 	}
-	return p.Scenario(path, data)
+	runner, ok := ps.Named(name).(scenario.Runner)
+	if !ok {
+		return fail("the \"game\" field is %q; it must name a pack with scenarios: %s", name, strings.Join(runners, ", "))
+	}
+	return runner.RunScenario(path, data)
 }

@@ -1,19 +1,26 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/game"
 )
 
-func init() { commands = append(commands, newValidate) }
+// diagError is a game that does not load, with every problem found.
+type diagError struct{ list diag.List }
 
-func newValidate() *cobra.Command {
+func (e *diagError) Error() string { return strings.TrimSpace(e.list.Errors().String()) }
+
+func newValidate(ps game.Packs) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check game files and report every error and warning at once",
-		Long: `Validate checks game files against their JSON Schema and the game's rules,
-and reports every problem at once, one per line:
+		Long: `Validate checks game files (a file, a bundle folder or a zip archive, of any
+pack: ` + strings.Join(ps.Names(), ", ") + `) against their JSON Schema and the game's
+rules, and reports every problem at once, one per line:
 
     FILE:LINE:COL: /json/pointer: message
 
@@ -25,12 +32,13 @@ invalid, 2 on a usage error.`,
 			}
 			var all diag.List
 			for _, path := range args {
-				p, err := detect(path)
+				src, err := game.Open(path, game.Limits{})
 				if err != nil {
 					all = append(all, diag.Diagnostic{File: path, Severity: diag.Error, Message: err.Error()})
 					continue
 				}
-				all = append(all, p.Validate(path)...)
+				_, _, list := ps.Load(src, "")
+				all = append(all, list...)
 			}
 			if asJSON {
 				all.PrintJSON(c.OutOrStdout())
