@@ -22,7 +22,9 @@ import (
 
 func (srv *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /", web.Handler())
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, map[string]string{"status": "up"}) })
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "up"})
+	})
 	mux.HandleFunc("GET /readyz", srv.ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(srv.metrics.reg, promhttp.HandlerOpts{}))
 

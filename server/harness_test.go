@@ -31,13 +31,13 @@ func TestMain(m *testing.M) {
 // nimGames are the games of the test servers that host Nim: a short game,
 // and games whose match panics on purpose.
 var nimGames = fstest.MapFS{
-	"nim/twenty-one.json":  {Data: []byte(`{"game": "nim", "name": "Twenty-one", "description": "Take 1 to 3; the last counter wins.", "pile": 21, "take": 3}`)},
-	"nim/trap-apply.json":  {Data: []byte(`{"game": "nim", "name": "Trap in apply", "pile": 12, "take": 3, "trap": "apply", "trapAt": 6}`)},
-	"nim/trap-view.json":   {Data: []byte(`{"game": "nim", "name": "Trap in view", "pile": 12, "take": 3, "trap": "view", "trapAt": 6}`)},
-	"nim/trap-bot.json":    {Data: []byte(`{"game": "nim", "name": "Trap in bots", "pile": 12, "take": 3, "trap": "bot", "trapAt": 6}`)},
-	"nim/long.json":        {Data: []byte(`{"game": "nim", "name": "A long game", "pile": 1000, "take": 1, "maxPlayers": 12}`)},
-	"nim/not-a-game.txt":   {Data: []byte(`hello`)},
-	"other/readme.json":    {Data: []byte(`{"hello": "world"}`)},
+	"nim/twenty-one.json":   {Data: []byte(`{"game": "nim", "name": "Twenty-one", "description": "Take 1 to 3; the last counter wins.", "pile": 21, "take": 3}`)},
+	"nim/trap-apply.json":   {Data: []byte(`{"game": "nim", "name": "Trap in apply", "pile": 12, "take": 3, "trap": "apply", "trapAt": 6}`)},
+	"nim/trap-view.json":    {Data: []byte(`{"game": "nim", "name": "Trap in view", "pile": 12, "take": 3, "trap": "view", "trapAt": 6}`)},
+	"nim/trap-bot.json":     {Data: []byte(`{"game": "nim", "name": "Trap in bots", "pile": 12, "take": 3, "trap": "bot", "trapAt": 6}`)},
+	"nim/long.json":         {Data: []byte(`{"game": "nim", "name": "A long game", "pile": 1000, "take": 1, "maxPlayers": 12}`)},
+	"nim/not-a-game.txt":    {Data: []byte(`hello`)},
+	"other/readme.json":     {Data: []byte(`{"hello": "world"}`)},
 	"nim/twelve-seats.json": {Data: []byte(`{"game": "nim", "name": "Twelve", "pile": 30, "take": 2, "minPlayers": 1, "maxPlayers": 12}`)},
 }
 

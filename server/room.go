@@ -802,7 +802,7 @@ type stateMsg struct {
 	Log int `json:"log"`
 	// Deadline is when the viewer's time to decide runs out, in Unix
 	// milliseconds (0: no limit).
-	Deadline int64 `json:"deadline,omitempty"`
+	Deadline int64  `json:"deadline,omitempty"`
 	Hash     string `json:"hash,omitempty"`
 }
 
