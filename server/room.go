@@ -40,8 +40,9 @@ type room struct {
 	botQueued bool
 	deadlines map[int]time.Time // when each waited-for person's time runs out
 	timer     *time.Timer
-	lastSeat  int // the seat of the last command played
-	sumVer    int // counts changes of the summary, so connections get it only when it changed
+	lastSeat  int   // the seat of the last command played
+	prevUsed  int64 // lastUsed before the message being handled
+	sumVer    int   // counts changes of the summary, so connections get it only when it changed
 
 	// Read by others without waiting.
 	snap      atomic.Pointer[Summary]
@@ -70,7 +71,7 @@ func (r *room) run() {
 	for {
 		select {
 		case f := <-r.inbox:
-			r.lastUsed.Store(time.Now().UnixNano())
+			r.prevUsed = r.lastUsed.Swap(time.Now().UnixNano())
 			r.safely(f)
 			if r.stopping {
 				r.leave("")
@@ -182,9 +183,11 @@ func (r *room) idleSince(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, r.lastUsed.Load()))
 }
 
-// evictable reports, on the room's goroutine, whether it may leave memory.
-func (r *room) evictable(now time.Time, after time.Duration) bool {
-	return len(r.sessions) == 0 && !r.goesOn() && now.Sub(time.Unix(0, r.lastUsed.Load())) >= after/2
+// evictable reports, on the room's goroutine, whether it may leave memory:
+// nothing happened since the janitor saw it unused at seen, nobody
+// watches it, and nothing will move it.
+func (r *room) evictable(seen int64) bool {
+	return r.prevUsed == seen && len(r.sessions) == 0 && !r.goesOn()
 }
 
 // goesOn reports whether bots or timers will move the match.
@@ -236,7 +239,7 @@ func (r *room) markBroken(why error) {
 	r.rec.Status = store.Broken
 	r.rec.Error = why.Error()
 	r.clearTimers()
-	if err := r.srv.store.UpdateMatch(r.srv.ctx, r.rec); err != nil {
+	if err := r.srv.store.UpdateMatch(context.Background(), r.rec); err != nil {
 		r.srv.log.Error("storing that a match is broken", "match", r.id, "err", err)
 	}
 	r.srv.log.Error("match broken", "match", r.id, "reason", why.Error())
@@ -499,6 +502,15 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error 
 	r.srv.metrics.storeWrite.Observe(time.Since(start).Seconds())
 	if err != nil {
 		r.srv.log.Error("storing a command", "match", r.id, "seq", seq, "err", err)
+		if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
+			// The client went away or the server is stopping before the
+			// command was queued: it is not stored, so the match goes
+			// back to what is.
+			if rerr := r.rebuild(context.Background()); rerr != nil {
+				r.markBroken(rerr)
+			}
+			return fmt.Errorf("the move could not be saved; please try again")
+		}
 		if errors.Is(err, store.ErrFenced) {
 			// Another node owns the match now: this one lets it go.
 			r.stopping = true
@@ -604,11 +616,11 @@ func (r *room) playFor(seat int, level string) {
 	if !ok {
 		return
 	}
-	err := r.apply(r.srv.ctx, seat, cmd)
+	err := r.apply(context.Background(), seat, cmd)
 	if err != nil && engine.IsRejected(err) && r.playing() {
 		r.srv.log.Warn("a bot's command was refused", "match", r.id, "seat", seat, "command", string(cmd), "err", err)
 		if legal := r.m.Legal(seat); len(legal) > 0 {
-			err = r.apply(r.srv.ctx, seat, legal[0].Data)
+			err = r.apply(context.Background(), seat, legal[0].Data)
 		}
 	}
 	if err != nil && !engine.IsRejected(err) {
@@ -629,8 +641,12 @@ func (r *room) botCommand(seat int, level string) (json.RawMessage, bool) {
 // botStream is the random stream of the match's next bot decision: drawn
 // from the seed and the number of commands played, so that a match
 // resumed after a restart has its bots decide exactly as they would have.
-func (r *room) botStream() *rng.Stream {
-	return rng.New(r.rec.Seed ^ 0x9e3779b97f4a7c15 ^ uint64(r.rec.Commands)*0xbf58476d1ce4e5b9).Stream("bots")
+func (r *room) botStream() *rng.Stream { return botStream(r.rec.Seed, r.rec.Commands) }
+
+// botStream is the random stream of a bot deciding after the commands-th
+// command of a match played with seed.
+func botStream(seed uint64, commands int) *rng.Stream {
+	return rng.New(seed ^ 0x9e3779b97f4a7c15 ^ uint64(commands)*0xbf58476d1ce4e5b9).Stream("bots")
 }
 
 // --- turn limits ---

@@ -261,7 +261,8 @@ func (srv *Server) Shutdown(ctx context.Context) error {
 	rooms := srv.rooms
 	srv.rooms = map[string]*room{}
 	srv.mu.Unlock()
-	srv.cancel()
+	// Rooms finish the message they are handling (a command being stored)
+	// before anything is cancelled under them.
 	for _, r := range rooms {
 		r.stop()
 	}
@@ -271,6 +272,7 @@ func (srv *Server) Shutdown(ctx context.Context) error {
 		case <-ctx.Done():
 		}
 	}
+	srv.cancel()
 	srv.wg.Wait()
 	if srv.opts.Cluster != nil {
 		srv.opts.Cluster.Close()
@@ -469,8 +471,9 @@ func (srv *Server) evictIdle(now time.Time) {
 	}
 	srv.mu.Unlock()
 	for _, r := range idle {
+		seen := r.lastUsed.Load()
 		r.post(func() {
-			if r.evictable(time.Now(), srv.opts.IdleAfter) {
+			if r.evictable(seen) {
 				r.stopping = true
 			}
 		})

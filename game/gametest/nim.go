@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
@@ -22,7 +23,8 @@ import (
 //
 // with optional "minPlayers" and "maxPlayers" (default 2 and 4). For the
 // server's tests, "trap" makes the match panic on purpose: in "apply",
-// "view" or "bot", once the pile is at or below "trapAt".
+// "view" or "bot", once the pile is at or below "trapAt"; "botDelayMs"
+// makes its bot think that long over each move.
 type Nim struct {
 	rules *engine.Rules
 	take  engine.Effect[int]
@@ -105,6 +107,7 @@ type nimFile struct {
 	MaxPlayers  int    `json:"maxPlayers"`
 	Trap        string `json:"trap"`
 	TrapAt      int    `json:"trapAt"`
+	BotDelayMs  int    `json:"botDelayMs"`
 }
 
 // Load reads a Nim file.
@@ -292,6 +295,7 @@ func (n *nimMatch) BotCommand(seat int, _ *rng.Stream) (json.RawMessage, bool) {
 	if n.s.Over || seat != n.s.Turn {
 		return nil, false
 	}
+	time.Sleep(time.Duration(n.def.file.BotDelayMs) * time.Millisecond)
 	k := n.s.Pile % (n.def.file.Take + 1)
 	if k == 0 {
 		k = 1
