@@ -358,6 +358,32 @@ type Recorder interface {
 	WriteLog(w io.Writer, from int) error
 }
 
+// Cloner is a Match that copies itself cheaply and exactly: the copy
+// plays on to the same hashes as the original would. Bots that search
+// (MCTS) play their playouts on copies; matches without Clone are copied
+// by replaying their commands.
+type Cloner interface {
+	Clone() Match
+}
+
+// Evaluator is a Match that says how well a seat is doing, for bots that
+// look ahead: higher is better for the seat, in the game's own terms (hull
+// and drones, hit points, money and properties). It should be cheap.
+type Evaluator interface {
+	// Evaluate scores the position for the seat, typically in [-1, 1].
+	Evaluate(seat int) float64
+}
+
+// Determinizer is a Match with hidden information (hands, decks) that
+// can make a copy in which what a seat cannot see is drawn again at
+// random, consistently with everything that seat has seen (the cards
+// played, how many each hand holds): the copy a searching bot may look
+// into without cheating.
+type Determinizer interface {
+	// Determinize returns such a copy for the seat, drawing from r.
+	Determinize(seat int, r *rng.Stream) Match
+}
+
 // Texter is a Match that draws itself as text for the terminal.
 type Texter interface {
 	// Text is what the seat sees, as lines for a terminal.
