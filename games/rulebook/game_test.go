@@ -333,11 +333,10 @@ func TestPriorities(t *testing.T) {
 	}
 }
 
-// TestDecisions: buying, declining, an auction where every player bids at
-// once and may answer in any order, a fork; rejected answers leave no
-// trace.
-func TestDecisions(t *testing.T) {
-	const board = `{"game": "rulebook", "players": {"start": {"score": 100}},
+// forkBoard offers Park to the first player, auctions it among everyone
+// if they pass, and then walks them on to a fork: every kind of decision
+// but a draw.
+const forkBoard = `{"game": "rulebook", "players": {"start": {"score": 100}},
  "board": {"tiles": [{"id": "s", "next": ["p"]}, {"id": "p", "name": "Park", "price": 40, "next": ["f"]},
   {"id": "f", "next": ["l", "r"]}, {"id": "l", "next": ["e"]}, {"id": "r", "next": ["e"]}, {"id": "e"}]},
  "rules": [{"preset": "Turn"},
@@ -346,7 +345,12 @@ func TestDecisions(t *testing.T) {
   {"when": {"event": "BUY_DECLINED"}, "then": [{"action": "AUCTION", "priority": 3}]},
   {"when": {"event": "TILE_LANDED", "tile": "p"}, "then": [{"action": "MOVE", "steps": 3, "priority": 4}]},
   {"preset": "FiniteBoardWin"}]}`
-	g := start(t, mustParse(t, board), game.Setup{Players: []string{"Ann", "Bob", "Cid"}, Seed: 1})
+
+// TestDecisions: buying, declining, an auction where every player bids at
+// once and may answer in any order, a fork; rejected answers leave no
+// trace.
+func TestDecisions(t *testing.T) {
+	g := start(t, mustParse(t, forkBoard), game.Setup{Players: []string{"Ann", "Bob", "Cid"}, Seed: 1})
 	ws := g.Waits()
 	if len(ws) != 1 || ws[0].Kind != KindBuy || ws[0].Player != 0 || !slices.Equal(ws[0].Options, []string{"Buy Park for 40", "Pass on Park"}) {
 		t.Fatalf("waits %+v, want Ann offered Park", ws)

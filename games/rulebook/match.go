@@ -219,17 +219,8 @@ func (e *StallError) Error() string {
 		"rules must keep the turns going (the Turn preset) and end the game (WIN, END_GAME)", e.After)
 }
 
-// Definition returns the game the match plays.
-func (m *Match) Definition() *Definition { return m.def }
-
 // State returns the match's state. Change it only through commands.
 func (m *Match) State() *State { return m.state }
-
-// Engine returns the engine match, for tools that read its log records.
-func (m *Match) Engine() *engine.Match { return m.eng }
-
-// Players returns the players' names, in seat order.
-func (m *Match) Players() []string { return slices.Clone(m.players) }
 
 // Apply plays a seat's command given as JSON (see Command).
 func (m *Match) Apply(seat int, data json.RawMessage) error {

@@ -183,3 +183,15 @@ func (p *Pack) Render(name string, args map[string]string) (string, error) {
 	}
 	return predicates[i].Render(args)
 }
+
+// What the rule book pack offers through the game interface.
+var (
+	_ game.Pack       = (*Pack)(nil)
+	_ game.Cataloger  = (*Pack)(nil)
+	_ game.Outliner   = (*Pack)(nil)
+	_ game.Definition = (*Definition)(nil)
+	_ game.Match      = (*Match)(nil)
+	_ game.Botter     = (*Match)(nil)
+	_ game.Texter     = (*Match)(nil)
+	_ game.Parser     = (*Match)(nil)
+)
