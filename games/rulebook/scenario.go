@@ -163,10 +163,10 @@ func (sc *Scenario) play(g *Match, r *scenario.Result) error {
 	return nil
 }
 
-func (g *Match) waitText() string {
+func (m *Match) waitText() string {
 	var out []string
-	for _, w := range g.Waits() {
-		out = append(out, g.players[w.Player]+" "+w.Kind)
+	for _, w := range m.Waits() {
+		out = append(out, m.players[w.Player]+" "+w.Kind)
 	}
 	if len(out) == 0 {
 		return "nothing"
