@@ -19,6 +19,13 @@ type Decision struct {
 	// Options are the labels of the possible choices; an answer's Choice
 	// is an index into them. No options means "acknowledge": Choice must be 0.
 	Options []string
+	// Sealed keeps the answer secret until every decision asked with it is
+	// answered, as sealed bids are: its answer is recorded in the log only
+	// when the last answer of the pause comes in, together with the other
+	// sealed answers, in the order the decisions were asked, and the state
+	// hash leaves its choice out until then. That it was answered shows
+	// only in what Waiting no longer lists.
+	Sealed bool
 }
 
 // Input answers a Decision.
@@ -112,10 +119,17 @@ func (m *Match) Answer(in Input) error {
 	m.hashed = false
 	m.answers[slot] = in
 	m.answered[slot] = true
-	m.record(Record{Kind: RecAnswer, Event: m.suspended.event, Trigger: m.suspended.trig, Player: in.Player, Choice: in.Choice, Text: d.Kind})
+	if !d.Sealed {
+		m.recordAnswer(slot)
+	}
 	for _, done := range m.answered {
 		if !done {
 			return nil
+		}
+	}
+	for i := range m.asked {
+		if m.asked[i].Sealed {
+			m.recordAnswer(i)
 		}
 	}
 	m.cur = m.suspended
@@ -128,6 +142,12 @@ func (m *Match) Answer(in Input) error {
 		return m.fail(err)
 	}
 	return m.resolve()
+}
+
+// recordAnswer records the answer to the i-th decision of the pause.
+func (m *Match) recordAnswer(i int) {
+	in := m.answers[i]
+	m.record(Record{Kind: RecAnswer, Event: m.suspended.event, Trigger: m.suspended.trig, Player: in.Player, Choice: in.Choice, Text: m.asked[i].Kind})
 }
 
 func rangeText(n int) string {

@@ -799,7 +799,8 @@ func (m *Match) runaway(budget int) error {
 
 // Hash returns the state hash: SHA-256 over a canonical encoding of the
 // game state, the random streams, the trigger instances, the agenda and the
-// pending decisions. Two matches with the same rules, seed and commands have
+// pending decisions (but not the choices of sealed answers, secret until
+// every answer is in). Two matches with the same rules, seed and commands have
 // the same hash after every command.
 //
 // The hash is computed once per state and cached: a server asks for it for
@@ -837,7 +838,11 @@ func (m *Match) computeHash() string {
 	if m.hasSuspended {
 		b = appendTask(b, &m.suspended)
 		for i, d := range m.asked {
-			b = AppendVarints(b, int64(d.Player), int64(len(d.Options)), Bit(m.answered[i]), int64(m.answers[i].Choice))
+			choice := int64(m.answers[i].Choice)
+			if d.Sealed {
+				choice = 0 // secret until every answer is in
+			}
+			b = AppendVarints(b, int64(d.Player), int64(len(d.Options)), Bit(m.answered[i]), choice)
 			b = append(b, d.Kind...)
 		}
 	}

@@ -9,25 +9,6 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-// effects are every state change of a rule book: one per action, the
-// start of the game, and the continuation of a walk after a fork.
-var effects = engine.NewEffects()
-
-// effectIDs are the actions' effects by name.
-var effectIDs = map[string]engine.EffectID{}
-
-// The game's own effects: the start, and the rest of a walk that stopped
-// at a fork (set in init: a walk refers to it).
-var callStart, callMoveOn engine.EffectID
-
-func init() {
-	callStart = engine.Register(effects, "START", startGame).ID
-	callMoveOn = engine.Register(effects, "MOVE_ON", moveOn).ID
-	for _, a := range actions {
-		effectIDs[a.Name] = engine.Register(effects, a.Name, perform).ID
-	}
-}
-
 // eventData is the payload of events that carry more than an amount.
 type eventData struct {
 	Card   string `json:"card,omitempty"`
@@ -36,6 +17,9 @@ type eventData struct {
 	Dice   []int  `json:"dice,omitempty"`
 	Total  int    `json:"total,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// settles is set on a score change that settles a payment or a
+	// purchase told by the event before it.
+	settles bool
 }
 
 // impl is how an action is carried out.
@@ -274,17 +258,17 @@ func (s *State) names(seats []int) string {
 
 // startArgs set a match up.
 type startArgs struct {
-	Setup *Setup
+	Opening *Opening
 }
 
 // startGame places the players on the starting tile, applies the match's
-// setup, shuffles the decks and announces START_GAME.
+// opening, shuffles the decks and announces START_GAME.
 func startGame(c *engine.Ctx, s *State, a startArgs) error {
 	d := s.def
 	for i := range s.Players {
 		s.Players[i].Tile = d.start
 	}
-	a.Setup.apply(s)
+	a.Opening.apply(s)
 	for i, dk := range d.File.Decks {
 		var pile []int
 		for j, card := range dk.Cards {
@@ -463,7 +447,7 @@ func (s *State) fork(seat, steps int) (engine.Decision, bool) {
 	}
 	opts := make([]string, len(ways))
 	for i, w := range ways {
-		opts[i] = s.tileLabel(w)
+		opts[i] = "Go to " + s.tileLabel(w)
 	}
 	return engine.Decision{Player: engine.PlayerID(seat), Kind: KindChoosePath, Prompt: "Which way?", Options: opts}, true
 }
@@ -510,7 +494,7 @@ func walk(c *engine.Ctx, s *State, seat, steps, choice int) error {
 				left = -n
 			}
 			emitPath(c, s, seat, path, false)
-			c.Then(engine.EffectCall{ID: callMoveOn, Name: "MOVE_ON", Args: moveOnArgs{Seat: seat, Steps: left}})
+			c.Then(s.def.pack.moveOn.Call(moveOnArgs{Seat: seat, Steps: left}))
 			return nil
 		}
 		p.Tile = to
@@ -644,12 +628,14 @@ func doMoveToNext(x *run) error {
 
 // --- score and money ---
 
-func (x *run) changeScore(seat, amount int) {
+// changeScore changes a player's score; settles says that it settles a
+// payment or a purchase the event before told.
+func (x *run) changeScore(seat, amount int, settles bool) {
 	p := &x.s.Players[seat]
 	p.Score += amount
 	ev := x.event(ScoreChanged, seat)
 	ev.Amount = amount
-	ev.Data = &eventData{Total: p.Score}
+	ev.Data = &eventData{Total: p.Score, settles: settles}
 	x.c.Emit(ev)
 }
 
@@ -660,7 +646,7 @@ func doScore(x *run) error {
 			return err
 		}
 		if n != 0 {
-			x.changeScore(seat, n)
+			x.changeScore(seat, n, false)
 		}
 	}
 	return nil
@@ -711,9 +697,9 @@ func doPay(x *run) error {
 				ev.Location = x.ev.Location
 			}
 			x.c.Emit(ev)
-			x.changeScore(payer, -n)
+			x.changeScore(payer, -n, true)
 			if payee >= 0 {
-				x.changeScore(payee, n)
+				x.changeScore(payee, n, true)
 			}
 		}
 	}
@@ -737,8 +723,9 @@ func decideBuy(x *run, seat int) (engine.Decision, bool, error) {
 	if !ok || err != nil {
 		return engine.Decision{}, false, err
 	}
-	buy := fmt.Sprintf("Buy %s for %d", x.s.tileLabel(tile), price)
-	return engine.Decision{Player: engine.PlayerID(seat), Kind: KindBuy, Prompt: buy + "?", Options: []string{buy, "Pass"}}, true, nil
+	label := x.s.tileLabel(tile)
+	buy := fmt.Sprintf("Buy %s for %d", label, price)
+	return engine.Decision{Player: engine.PlayerID(seat), Kind: KindBuy, Prompt: buy + "?", Options: []string{buy, "Pass on " + label}}, true, nil
 }
 
 func doBuy(x *run) error {
@@ -758,7 +745,7 @@ func doBuy(x *run) error {
 			ev.Location, ev.Amount = engine.LocationID(tile), price
 			x.c.Emit(ev)
 			if price != 0 {
-				x.changeScore(seat, -price)
+				x.changeScore(seat, -price, true)
 			}
 		default:
 			x.emitAt(BuyDeclined, seat, tile)
@@ -790,12 +777,14 @@ func decideBid(x *run, seat int) (engine.Decision, bool, error) {
 	if len(bids) == 0 {
 		return engine.Decision{}, false, nil
 	}
-	opts := []string{"Pass"}
+	label := x.s.tileLabel(tile)
+	opts := []string{"Pass on " + label}
 	for _, b := range bids {
-		opts = append(opts, strconv.Itoa(b))
+		opts = append(opts, "Bid "+strconv.Itoa(b))
 	}
+	// Everyone bids at once, and nobody sees a bid before all are in.
 	return engine.Decision{Player: engine.PlayerID(seat), Kind: KindBid,
-		Prompt: "Bid for " + x.s.tileLabel(tile), Options: opts}, true, nil
+		Prompt: "Bid for " + label, Options: opts, Sealed: true}, true, nil
 }
 
 func doAuction(x *run) error {
@@ -822,7 +811,7 @@ func doAuction(x *run) error {
 	ev := x.event(TileBought, winner)
 	ev.Location, ev.Amount = engine.LocationID(tile), best
 	x.c.Emit(ev)
-	x.changeScore(winner, -best)
+	x.changeScore(winner, -best, true)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 )
 
 // BenchmarkGame plays one whole match of each preset with three bots
@@ -17,14 +18,11 @@ func BenchmarkGame(b *testing.B) {
 		b.Run(strings.TrimSuffix(name, ".json"), func(b *testing.B) {
 			turns := 0
 			for b.Loop() {
-				g, err := NewGame(def, []string{"Ann", "Bob", "Cid"}, Options{Seed: 7})
-				if err != nil {
-					b.Fatal(err)
-				}
+				g := start(b, def, game.Setup{Players: []string{"Ann", "Bob", "Cid"}, Seed: 7})
 				if err := g.PlayBots(rng.New(7).Stream("bots"), 1_000_000); err != nil || !g.Over() {
 					b.Fatal(err)
 				}
-				turns = g.State.Turn
+				turns = g.state.Turn
 			}
 			b.ReportMetric(float64(turns), "turns/game")
 		})
@@ -39,7 +37,7 @@ func BenchmarkParse(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if def, list := Parse("monopoly.json", data); def == nil {
+		if def, list := pack.Parse("monopoly.json", data); def == nil {
 			b.Fatal(list)
 		}
 	}

@@ -359,7 +359,7 @@ const (
 	actSay        = "SAY"
 )
 
-var actions = []*ActionInfo{
+var actions = actionDefaults([]*ActionInfo{
 	{Name: actEmit, Doc: "Announce an event (the original's EventAction): START_TURN, END_TURN or one the game declares. It is about the action's player.",
 		Fields: []Field{
 			{Name: "event", Type: TypeEvent, Doc: "the event to announce", Required: true},
@@ -409,7 +409,7 @@ var actions = []*ActionInfo{
 	{Name: actAuction, Doc: "Auction a tile nobody owns among the action's players, all bidding at once (a quarter, half, three quarters, once, 1¼ or 1½ times its price, up to what each has); the highest bid buys it, ties going to the first in seat order from the current player.",
 		Fields: []Field{
 			{Name: "tile", Type: TypeTile, Doc: "the tile for sale", Default: "tile.id"},
-		}, Emits: []string{TileBought, ScoreChanged}, Asks: KindBid},
+		}, Player: SelEach, Emits: []string{TileBought, ScoreChanged}, Asks: KindBid},
 	{Name: actChangeProp, Doc: "Add the amount to one of the player's properties (counters such as \"stuck\").",
 		Fields: []Field{
 			{Name: "prop", Type: TypeProp, Doc: "the property", Required: true},
@@ -432,10 +432,12 @@ var actions = []*ActionInfo{
 		Fields: []Field{
 			{Name: "text", Type: TypeText, Doc: "the line", Required: true},
 		}},
-}
+})
 
-func init() {
-	for _, a := range actions {
+// actionDefaults gives actions without a default player the current
+// player's queue, and a list of the events they emit even when empty.
+func actionDefaults(list []*ActionInfo) []*ActionInfo {
+	for _, a := range list {
 		if a.Player == "" {
 			a.Player = SelCurrent
 		}
@@ -443,7 +445,7 @@ func init() {
 			a.Emits = []string{}
 		}
 	}
-	actionInfo(actAuction).Player = SelEach
+	return list
 }
 
 // actionInfo returns the description of a named action, or nil.
@@ -472,7 +474,7 @@ var commonActionFields = []Field{
 	{Name: "where", Type: TypeCondition, Doc: "for actions of several players: only those for whom this holds (player is each of them in turn)"},
 }
 
-var predicates = []PredicateInfo{
+var predicates = predicateDefaults([]PredicateInfo{
 	{Name: "TileKind", Doc: "the tile is of a kind", Params: []Field{{Name: "kind", Type: TypeKind, Doc: "the kind", Required: true}}, CEL: "tile.kind == {kind}", Needs: []string{fTile}},
 	{Name: "TileIs", Doc: "the tile is this one", Params: []Field{{Name: "tile", Type: TypeTile, Doc: "the tile", Required: true}}, CEL: "tile.id == {tile}", Needs: []string{fTile}},
 	{Name: "TileColour", Doc: "the tile has a colour", Params: []Field{{Name: "colour", Type: TypeColour, Doc: "the colour", Required: true}}, CEL: "tile.colour == {colour}", Needs: []string{fTile}},
@@ -494,14 +496,17 @@ var predicates = []PredicateInfo{
 	{Name: "IsCurrentPlayer", Doc: "the event is about the current player", CEL: "player.seat == current.seat", Needs: []string{fPlayer}},
 	{Name: "PlayersAtMost", Doc: "at most this many players are still in the game", Params: []Field{{Name: "count", Type: TypeCount, Doc: "the bound", Required: true}}, CEL: "game.players <= {count}", Needs: []string{}},
 	{Name: "RoundAbove", Doc: "the round is past a number", Params: []Field{{Name: "count", Type: TypeCount, Doc: "the bound", Required: true}}, CEL: "game.round > {count}", Needs: []string{}},
-}
+})
 
-func init() {
-	for i := range predicates {
-		if predicates[i].Params == nil {
-			predicates[i].Params = []Field{}
+// predicateDefaults gives predicates without parameters an empty list of
+// them.
+func predicateDefaults(list []PredicateInfo) []PredicateInfo {
+	for i := range list {
+		if list[i].Params == nil {
+			list[i].Params = []Field{}
 		}
 	}
+	return list
 }
 
 var playerFields = []Field{

@@ -80,7 +80,7 @@ func TestPresetsCompile(t *testing.T) {
 		src := `{"game": "rulebook", "decks": [{"name": "d", "cards": [{"name": "c", "colour": "red"}]}],
  "board": {"tiles": [{"id": "a", "kind": "tile", "price": 1, "next": ["b"]}, {"id": "b", "colour": "red"}]},
  "rules": [{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"}, ` + string(preset) + `]}`
-		if _, list := Parse(p.Name+".json", []byte(src)); list.HasErrors() {
+		if _, list := pack.Parse(p.Name+".json", []byte(src)); list.HasErrors() {
 			t.Errorf("%s:\n%s", p.Name, lines(list))
 		}
 	}

@@ -20,6 +20,7 @@ import (
 type Definition struct {
 	// File is the game as written.
 	File  *File
+	pack  *Pack
 	rules *engine.Rules
 	// parts are the compiled rules, in order: a preset gives one per
 	// hand-written rule it stands for.
@@ -38,8 +39,8 @@ type Definition struct {
 	cardProps [][]map[string]int
 	deckIndex map[string]int
 	start     int
-	// MinPlayers and MaxPlayers bound the number of players.
-	MinPlayers, MaxPlayers int
+	// minPlayers and maxPlayers bound the number of players.
+	minPlayers, maxPlayers int
 }
 
 // part is one compiled hand-written rule.
@@ -83,9 +84,10 @@ const (
 // checker checks a file and compiles it, reporting problems with pointers
 // (and positions when it has the file's bytes).
 type checker struct {
-	rep *diag.Reporter
-	f   *File
-	d   *Definition
+	pack *Pack
+	rep  *diag.Reporter
+	f    *File
+	d    *Definition
 	// events are the game's events by name, names in order.
 	events     map[string]EventInfo
 	eventNames []string
@@ -97,8 +99,8 @@ type checker struct {
 	preset, presetPtr string
 }
 
-func newChecker(rep *diag.Reporter, f *File) *checker {
-	return &checker{rep: rep, f: f, events: map[string]EventInfo{}}
+func newChecker(p *Pack, rep *diag.Reporter, f *File) *checker {
+	return &checker{pack: p, rep: rep, f: f, events: map[string]EventInfo{}}
 }
 
 func (c *checker) errorf(ptr, format string, args ...any) {
@@ -132,7 +134,7 @@ func (c *checker) atString(ptr string, problems []problem, what string) {
 // only when nothing was reported as an error.
 func (c *checker) check() *Definition {
 	f := c.f
-	c.d = &Definition{File: f, byID: map[string]int{}, propIndex: map[string]int{}, deckIndex: map[string]int{}}
+	c.d = &Definition{File: f, pack: c.pack, byID: map[string]int{}, propIndex: map[string]int{}, deckIndex: map[string]int{}}
 	if f.Game != "rulebook" {
 		c.errorf("/game", `"game" must be "rulebook"`)
 	}
@@ -141,7 +143,7 @@ func (c *checker) check() *Definition {
 	c.decks()
 	c.declaredEvents()
 	types := engine.NewTypes(c.eventNames...)
-	c.d.rules = &engine.Rules{Types: types, Effects: effects, Policy: engine.PriorityAgenda, Guard: engine.NoGuard, BudgetPerInput: true}
+	c.d.rules = &engine.Rules{Types: types, Effects: c.pack.effects, Policy: engine.PriorityAgenda, Guard: engine.NoGuard, BudgetPerInput: true}
 	if len(f.Rules) == 0 {
 		c.errorf("/rules", "a game needs rules: start with {\"preset\": \"Turn\"}")
 	}
@@ -273,20 +275,20 @@ func addUnique(list *[]string, s string) {
 func (c *checker) players() {
 	p := &c.f.Players
 	d := c.d
-	d.MinPlayers, d.MaxPlayers = p.Min, p.Max
-	if d.MinPlayers == 0 {
-		d.MinPlayers = 2
+	d.minPlayers, d.maxPlayers = p.Min, p.Max
+	if d.minPlayers == 0 {
+		d.minPlayers = 2
 	}
-	if d.MaxPlayers == 0 {
-		d.MaxPlayers = max(6, d.MinPlayers)
+	if d.maxPlayers == 0 {
+		d.maxPlayers = max(6, d.minPlayers)
 	}
 	switch {
-	case d.MinPlayers < 1:
+	case d.minPlayers < 1:
 		c.errorf("/players/min", "at least one player must play")
-	case d.MaxPlayers > maxPlayers:
+	case d.maxPlayers > maxPlayers:
 		c.errorf("/players/max", "at most %d players may play", maxPlayers)
-	case d.MaxPlayers < d.MinPlayers:
-		c.errorf("/players/max", "max (%d) is below min (%d)", d.MaxPlayers, d.MinPlayers)
+	case d.maxPlayers < d.minPlayers:
+		c.errorf("/players/max", "max (%d) is below min (%d)", d.maxPlayers, d.minPlayers)
 	}
 	if p.Start.Tile != "" {
 		d.start, _ = c.tile("/players/start/tile", p.Start.Tile, "the starting tile")
@@ -555,7 +557,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 	for j := range r.Then {
 		if a := c.action(ptr+"/then/"+strconv.Itoa(j), &r.Then[j], p); a != nil {
 			p.acts = append(p.acts, a)
-			call := engine.EffectCall{ID: effectIDs[a.info.Name], Name: a.info.Name, Args: a}
+			call := c.pack.actions[a.info.Name].Call(a)
 			t.Effects = append(t.Effects, call.At(engine.Priority(-a.priority)))
 		}
 	}

@@ -1,7 +1,7 @@
 // Package rulebook plays games made of rules: "when this event happens, if
-// this holds, then queue these actions". It is the event loop of seed 004
-// (a board-game editor whose Chutes and Ladders, Candy Land and Monopoly are
-// lists of rules) on Tabula's deterministic core.
+// this holds, then queue these actions". It is the event loop of a
+// board-game editor whose Chutes and Ladders, Candy Land and Monopoly are
+// lists of rules, on Tabula's deterministic core.
 //
 // A game file (JSON, "game": "rulebook") holds a board — a directed graph
 // of tiles with names, kinds, coordinates, prices, rents, colours and jump
@@ -17,6 +17,12 @@
 // BuyTile, …) that stand for hand-written rules; Catalog describes every
 // event, action, preset and predicate as data, so that an editor can offer
 // them as pickers and forms, and File round-trips: Decode, edit, Format.
+//
+// NewPack is the pack behind Tabula's game interface: it loads rule books
+// into Definitions, which start Matches that take commands as JSON
+// ({"kind": "bid", "value": 2}), list each seat's legal commands in the
+// players' words and tell their log in them. The pack holds the registry
+// of effects every rule book shares.
 //
 // The whole match is one engine chain on the priority agenda that pauses
 // whenever a player must decide (roll, draw, choose a path, buy, bid); the

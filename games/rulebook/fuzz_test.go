@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 )
 
 // FuzzParse: no file, however broken, makes the loader panic or hang; a
@@ -28,11 +29,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(gameJSON(3, `"players": {"start": {"score": 5}},`, `{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "BuyTile", "tileType": ""},
  {"when": {"event": "BUY_DECLINED"}, "then": [{"action": "AUCTION"}]}, {"preset": "FiniteBoardWin"}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _ := Parse("f.json", data)
+		def, _ := pack.Parse("f.json", data)
 		if def == nil {
 			return
 		}
-		if g, err := NewGame(def, defaultPlayers(def), Options{Seed: 1, MaxRounds: 20}); err == nil {
+		if g, err := def.NewMatch(game.Setup{Players: defaultPlayers(def), Seed: 1, MaxRounds: 20}, nil); err == nil {
 			g.PlayBots(rng.New(1).Stream("bots"), 200)
 		}
 		f1, _ := Decode(data)

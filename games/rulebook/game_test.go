@@ -13,6 +13,7 @@ import (
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and the examples in canonical form")
@@ -22,43 +23,61 @@ const examples = "../../examples/rulebook"
 // presetFiles are the games shipped as data.
 var presetFiles = []string{"chutes-and-ladders.json", "candy-land.json", "monopoly.json"}
 
+// pack is the pack the tests load games with.
+var pack = NewPack()
+
 func load(t testing.TB, name string) *Definition {
 	t.Helper()
-	def, list := Load(filepath.Join(examples, name))
+	def, list := pack.LoadFile(filepath.Join(examples, name))
 	if def == nil || len(list) > 0 {
 		t.Fatalf("%s:\n%s", name, list.String())
 	}
 	return def
 }
 
-// botGame plays a whole match with bots and returns it with the hash after
-// every command.
-func botGame(t testing.TB, def *Definition, players []string, seed uint64) (*Game, []string) {
+// start starts a match, failing the test if it cannot.
+func start(t testing.TB, def *Definition, s game.Setup) *Match {
 	t.Helper()
-	g, err := NewGame(def, players, Options{Seed: seed, MaxRounds: DefaultMaxRounds})
+	m, err := def.NewMatch(s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// played is a command played by a seat.
+type played struct {
+	seat int
+	cmd  Command
+}
+
+// botGame plays a whole match with bots and returns it with the commands
+// played and the hash after every command.
+func botGame(t testing.TB, def *Definition, players []string, seed uint64) (*Match, []played, []string) {
+	t.Helper()
+	g := start(t, def, game.Setup{Players: players, Seed: seed})
 	bots := rng.New(seed).Stream("bots")
 	hashes := []string{g.Hash()}
+	var cmds []played
 	for !g.Over() {
-		ws := g.Waits()
+		ws := g.Waiting()
 		if len(ws) == 0 {
 			t.Fatalf("seed %d: the match waits for nothing and is not over (err %v)", seed, g.Err())
 		}
-		cmd, _ := g.BotCommand(ws[0].Player, bots)
-		if err := g.Apply(cmd); err != nil {
+		cmd, _ := g.Bot(ws[0], bots)
+		if err := g.Play(ws[0], cmd); err != nil {
 			t.Fatalf("seed %d: %+v: %v", seed, cmd, err)
 		}
+		cmds = append(cmds, played{ws[0], cmd})
 		hashes = append(hashes, g.Hash())
 		if len(hashes) > 200_000 {
 			t.Fatalf("seed %d: the match does not end", seed)
 		}
 	}
-	return g, hashes
+	return g, cmds, hashes
 }
 
-func jsonLog(t testing.TB, g *Game) string {
+func jsonLog(t testing.TB, g *Match) string {
 	var b bytes.Buffer
 	if err := g.WriteLog(&b, 0); err != nil {
 		t.Fatal(err)
@@ -77,20 +96,25 @@ func TestPresetsPlayToTheEnd(t *testing.T) {
 			lastStanding := 0
 			for seed := uint64(1); seed <= 12; seed++ {
 				players := []string{"Ann", "Bob", "Cid", "Dee"}[:2+seed%3]
-				g, hashes := botGame(t, def, players, seed)
-				if len(g.State.Winners) == 0 {
-					t.Errorf("seed %d: no winner (%s)", seed, g.State.EndReason)
+				g, cmds, hashes := botGame(t, def, players, seed)
+				if len(g.state.Winners) == 0 {
+					t.Errorf("seed %d: no winner (%s)", seed, g.state.EndReason)
 				}
-				if strings.HasSuffix(g.State.EndReason, " won") {
+				if strings.HasSuffix(g.state.EndReason, " won") {
 					lastStanding++
 				}
-				again, hashes2 := botGame(t, def, players, seed)
+				again, _, hashes2 := botGame(t, def, players, seed)
 				if jsonLog(t, g) != jsonLog(t, again) || !slices.Equal(hashes, hashes2) {
 					t.Errorf("seed %d: two plays of the same match differ", seed)
 				}
-				replayed, err := Replay(def, players, g.Options, g.Commands)
-				if err != nil || replayed.Hash() != g.Hash() {
-					t.Errorf("seed %d: the replay gives %v, hash %s, want %s", seed, err, replayed.Hash(), g.Hash())
+				replayed := start(t, def, game.Setup{Players: players, Seed: seed})
+				for i, c := range cmds {
+					if err := replayed.Play(c.seat, c.cmd); err != nil {
+						t.Fatalf("seed %d: replaying command %d: %v", seed, i, err)
+					}
+				}
+				if replayed.Hash() != g.Hash() {
+					t.Errorf("seed %d: the replay gives hash %s, want %s", seed, replayed.Hash(), g.Hash())
 				}
 			}
 			// The Monopoly-like game has a round limit, but bots should
@@ -106,8 +130,8 @@ func TestPresetsPlayToTheEnd(t *testing.T) {
 // fail would prove nothing).
 func TestSeedsDiffer(t *testing.T) {
 	def := load(t, "chutes-and-ladders.json")
-	a, _ := botGame(t, def, []string{"Ann", "Bob"}, 1)
-	b, _ := botGame(t, def, []string{"Ann", "Bob"}, 2)
+	a, _, _ := botGame(t, def, []string{"Ann", "Bob"}, 1)
+	b, _, _ := botGame(t, def, []string{"Ann", "Bob"}, 2)
 	if a.Hash() == b.Hash() || jsonLog(t, a) == jsonLog(t, b) {
 		t.Error("seeds 1 and 2 play the same game")
 	}
@@ -117,14 +141,15 @@ func TestSeedsDiffer(t *testing.T) {
 // readable log (testdata/*.golden; go test -update rewrites them).
 func TestGoldenGames(t *testing.T) {
 	for _, name := range presetFiles {
-		g, _ := botGame(t, load(t, name), []string{"Ann", "Bob", "Cid"}, 7)
+		g, _, _ := botGame(t, load(t, name), []string{"Ann", "Bob", "Cid"}, 7)
 		var b strings.Builder
-		for _, e := range g.Entries(0) {
-			if e.Kind == "fired" {
-				fmt.Fprintf(&b, "  [%s]\n", e.Rule)
-				continue
+		for _, e := range g.Log(game.Spectator, 0) {
+			switch {
+			case e.Kind == "fired":
+				fmt.Fprintf(&b, "  [%s]\n", e.Subject)
+			case e.Text != "":
+				fmt.Fprintln(&b, e.Text)
 			}
-			fmt.Fprintln(&b, e.Text)
 		}
 		fmt.Fprintf(&b, "hash %s\n", g.Hash())
 		golden := filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".golden")
@@ -198,7 +223,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def1, list := Parse("once.json", once)
+	def1, list := pack.Parse("once.json", once)
 	if def1 == nil {
 		t.Fatalf("the saved file is invalid:\n%s", list.String())
 	}
@@ -215,29 +240,25 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("the saved file lacks %s:\n%s", want, once)
 		}
 	}
-	def0, list := Parse("src.json", []byte(src))
+	def0, list := pack.Parse("src.json", []byte(src))
 	if def0 == nil {
 		t.Fatalf("%s", list.String())
 	}
-	a, _ := botGame(t, def0, []string{"Ann", "Bob"}, 3)
-	b, _ := botGame(t, def1, []string{"Ann", "Bob"}, 3)
+	a, _, _ := botGame(t, def0, []string{"Ann", "Bob"}, 3)
+	b, _, _ := botGame(t, def1, []string{"Ann", "Bob"}, 3)
 	if a.Hash() != b.Hash() || jsonLog(t, a) != jsonLog(t, b) {
 		t.Error("the saved file plays differently")
 	}
 }
 
 // match builds a small game from rules (JSON) on a line of tiles 0…n-1.
-func match(t *testing.T, tiles int, extra, rules string, players ...string) *Game {
+func match(t *testing.T, tiles int, extra, rules string, players ...string) *Match {
 	t.Helper()
 	def := mustParse(t, gameJSON(tiles, extra, rules))
 	if players == nil {
 		players = []string{"Ann", "Bob"}
 	}
-	g, err := NewGame(def, players, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return start(t, def, game.Setup{Players: players, Seed: 1})
 }
 
 func gameJSON(tiles int, extra, rules string) string {
@@ -254,7 +275,7 @@ func gameJSON(tiles int, extra, rules string) string {
 
 func mustParse(t *testing.T, src string) *Definition {
 	t.Helper()
-	def, list := Parse("game.json", []byte(src))
+	def, list := pack.Parse("game.json", []byte(src))
 	if def == nil {
 		t.Fatalf("%s\n%s", src, list.String())
 	}
@@ -286,8 +307,8 @@ func TestTurnRulesAsWritten(t *testing.T) {
 	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
 		t.Errorf("trace:\n%s\nwant it to begin with:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !g.Over() || g.State.Turn != 3 || g.State.Winners[0] != 0 {
-		t.Errorf("over %v after %d turns, winners %v; want Ann to win in turn 3", g.Over(), g.State.Turn, g.State.Winners)
+	if !g.Over() || g.state.Turn != 3 || g.state.Winners[0] != 0 {
+		t.Errorf("over %v after %d turns, winners %v; want Ann to win in turn 3", g.Over(), g.state.Turn, g.state.Winners)
 	}
 }
 
@@ -302,7 +323,7 @@ func TestPriorities(t *testing.T) {
  {"when": {"event": "START_TURN"}, "then": [{"action": "SAY", "text": "e3", "priority": 3}, {"action": "SAY", "text": "f5", "priority": 5},
    {"action": "WIN", "priority": 6}]}`)
 	var got []string
-	for _, e := range g.Entries(0) {
+	for _, e := range g.Log(game.Spectator, 0) {
 		if e.Kind == "note" {
 			got = append(got, e.Text)
 		}
@@ -312,11 +333,10 @@ func TestPriorities(t *testing.T) {
 	}
 }
 
-// TestDecisions: buying, declining, an auction where every player bids at
-// once and may answer in any order, a fork; rejected answers leave no
-// trace.
-func TestDecisions(t *testing.T) {
-	const board = `{"game": "rulebook", "players": {"start": {"score": 100}},
+// forkBoard offers Park to the first player, auctions it among everyone
+// if they pass, and then walks them on to a fork: every kind of decision
+// but a draw.
+const forkBoard = `{"game": "rulebook", "players": {"start": {"score": 100}},
  "board": {"tiles": [{"id": "s", "next": ["p"]}, {"id": "p", "name": "Park", "price": 40, "next": ["f"]},
   {"id": "f", "next": ["l", "r"]}, {"id": "l", "next": ["e"]}, {"id": "r", "next": ["e"]}, {"id": "e"}]},
  "rules": [{"preset": "Turn"},
@@ -325,57 +345,59 @@ func TestDecisions(t *testing.T) {
   {"when": {"event": "BUY_DECLINED"}, "then": [{"action": "AUCTION", "priority": 3}]},
   {"when": {"event": "TILE_LANDED", "tile": "p"}, "then": [{"action": "MOVE", "steps": 3, "priority": 4}]},
   {"preset": "FiniteBoardWin"}]}`
-	def := mustParse(t, board)
-	g, err := NewGame(def, []string{"Ann", "Bob", "Cid"}, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+
+// TestDecisions: buying, declining, an auction where every player bids at
+// once and may answer in any order, a fork; rejected answers leave no
+// trace.
+func TestDecisions(t *testing.T) {
+	g := start(t, mustParse(t, forkBoard), game.Setup{Players: []string{"Ann", "Bob", "Cid"}, Seed: 1})
 	ws := g.Waits()
-	if len(ws) != 1 || ws[0].Kind != KindBuy || ws[0].Player != 0 || ws[0].Options[0] != "Buy Park for 40" {
+	if len(ws) != 1 || ws[0].Kind != KindBuy || ws[0].Player != 0 || !slices.Equal(ws[0].Options, []string{"Buy Park for 40", "Pass on Park"}) {
 		t.Fatalf("waits %+v, want Ann offered Park", ws)
 	}
 	before := g.Hash()
-	for _, bad := range []Command{{Player: 1, Kind: KindBuy}, {Player: 0, Kind: KindBid}, {Player: 0, Kind: KindBuy, Value: 2}, {Player: 7, Kind: KindBuy}} {
-		if err := g.Apply(bad); !engine.IsRejected(err) {
+	for _, bad := range []played{{1, Command{Kind: KindBuy}}, {0, Command{Kind: KindBid}}, {0, Command{Kind: KindBuy, Value: 2}}, {7, Command{Kind: KindBuy}}} {
+		if err := g.Play(bad.seat, bad.cmd); !engine.IsRejected(err) {
 			t.Errorf("%+v: %v, want a rejection", bad, err)
 		}
 	}
-	if g.Hash() != before || len(g.Commands) != 0 {
+	if g.Hash() != before || g.commands != 0 {
 		t.Fatal("a rejected answer changed the match")
 	}
 	// Ann passes: everyone bids at once.
-	if err := g.Apply(Command{Player: 0, Kind: KindBuy, Value: 1}); err != nil {
+	if err := g.Play(0, Command{Kind: KindBuy, Value: 1}); err != nil {
 		t.Fatal(err)
 	}
 	ws = g.Waits()
 	if len(ws) != 3 || ws[0].Player != 0 || ws[1].Player != 1 || ws[2].Player != 2 || ws[0].Kind != KindBid {
 		t.Fatalf("waits %+v, want Ann, Bob and Cid bidding", ws)
 	}
-	if want := []string{"Pass", "10", "20", "30", "40", "50", "60"}; !slices.Equal(ws[1].Options, want) {
+	if want := []string{"Pass on Park", "Bid 10", "Bid 20", "Bid 30", "Bid 40", "Bid 50", "Bid 60"}; !slices.Equal(ws[1].Options, want) {
 		t.Errorf("bids %v, want %v", ws[1].Options, want)
 	}
-	for _, c := range []Command{{Player: 2, Kind: KindBid, Value: 3}, {Player: 1, Kind: KindBid, Value: 3}, {Player: 0, Kind: KindBid, Value: 1}} {
-		if err := g.Apply(c); err != nil {
+	for _, c := range []played{{2, Command{Kind: KindBid, Value: 3}}, {1, Command{Kind: KindBid, Value: 3}}, {0, Command{Kind: KindBid, Value: 0}}} {
+		if err := g.Play(c.seat, c.cmd); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Bob and Cid bid 30; Bob comes first in seat order from Ann.
-	if o := g.State.Owners[1]; o != 1 || g.State.Players[1].Score != 70 {
-		t.Errorf("owner %d, Bob's score %d; want Bob to buy Park for 30", o, g.State.Players[1].Score)
+	if o := g.state.Owners[1]; o != 1 || g.state.Players[1].Score != 70 {
+		t.Errorf("owner %d, Bob's score %d; want Bob to buy Park for 30", o, g.state.Players[1].Score)
 	}
 	// Then the walk from Park reaches the fork and Ann chooses.
 	ws = g.Waits()
-	if len(ws) != 1 || ws[0].Kind != KindChoosePath || !slices.Equal(ws[0].Options, []string{"l", "r"}) {
+	if len(ws) != 1 || ws[0].Kind != KindChoosePath || !slices.Equal(ws[0].Options, []string{"Go to l", "Go to r"}) {
 		t.Fatalf("waits %+v, want Ann to choose l or r", ws)
 	}
-	if err := g.Apply(Command{Player: 0, Kind: KindChoosePath, Value: 1}); err != nil {
+	if err := g.Play(0, Command{Kind: KindChoosePath, Value: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if !g.Over() || g.State.Winners[0] != 0 || g.State.tileID(g.State.Players[0].Tile) != "e" {
-		t.Errorf("over %v, winners %v; want Ann to walk by r to e and win", g.Over(), g.State.Winners)
+	if !g.Over() || g.state.Winners[0] != 0 || g.state.tileID(g.state.Players[0].Tile) != "e" {
+		t.Errorf("over %v, winners %v; want Ann to walk by r to e and win", g.Over(), g.state.Winners)
 	}
-	log := strings.Join(g.Log(), "\n")
-	for _, line := range []string{"Ann does not buy Park", "Bob buys Park for 30", "Ann passes r", "Ann lands on e"} {
+	log := strings.Join(g.logLines(), "\n")
+	for _, line := range []string{"Ann does not buy Park", "Ann passes on Park\nBob bids 30\nCid bids 30\nBob buys Park for 30",
+		"Ann goes to r\nAnn passes r", "Ann lands on e"} {
 		if !strings.Contains(log, line) {
 			t.Errorf("the log lacks %q:\n%s", line, log)
 		}
@@ -388,17 +410,17 @@ func TestMatchErrors(t *testing.T) {
 	def := load(t, "monopoly.json")
 	for _, c := range []struct {
 		players []string
-		setup   *Setup
+		setup   *Opening
 		want    string
 	}{
-		{[]string{"Ann"}, nil, "this game is for 2 to 6 players, not 1"},
+		{[]string{"Ann"}, nil, "Monopoly-like is for 2 to 6 players, not 1"},
 		{[]string{"Ann", "Ann"}, nil, `two players are called "Ann"`},
 		{[]string{"Ann", " "}, nil, "a player needs a name"},
-		{[]string{"Ann", "Bob"}, &Setup{Current: "Cid"}, `setup: there is no player "Cid" (the players are Ann, Bob)`},
-		{[]string{"Ann", "Bob"}, &Setup{Owners: map[string]string{"zz": "Ann"}}, `setup: owners: there is no tile "zz"`},
-		{[]string{"Ann", "Bob"}, &Setup{Players: map[string]PlayerSetup{"Ann": {Props: map[string]int{"x": 1}}}}, `setup: Ann: players have no property "x"`},
+		{[]string{"Ann", "Bob"}, &Opening{Current: "Cid"}, `setup: there is no player "Cid" (the players are Ann, Bob)`},
+		{[]string{"Ann", "Bob"}, &Opening{Owners: map[string]string{"zz": "Ann"}}, `setup: owners: there is no tile "zz"`},
+		{[]string{"Ann", "Bob"}, &Opening{Players: map[string]PlayerOpening{"Ann": {Props: map[string]int{"x": 1}}}}, `setup: Ann: players have no property "x"`},
 	} {
-		if _, err := NewGame(def, c.players, Options{Setup: c.setup}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := def.NewMatch(game.Setup{Players: c.players}, c.setup); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v %+v: %v, want %q", c.players, c.setup, err, c.want)
 		}
 	}
@@ -419,12 +441,13 @@ func TestRunaway(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "Spin") || !strings.Contains(msg, "Back") || strings.Contains(msg, "Turn") {
 		t.Errorf("the error should name Spin and Back only: %v", err)
 	}
-	if g.Err() == nil || g.Waits() != nil || g.Apply(Command{Player: 0, Kind: KindRoll}) == nil {
+	if g.Err() == nil || g.Waiting() != nil || g.Play(0, Command{Kind: KindRoll}) == nil {
 		t.Error("a broken match goes on")
 	}
 	// A long game of many answers, more steps in all than the budget,
 	// is not a runaway.
-	long := match(t, 2, "", `{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "TurnLimit", "rounds": 12000}`)
+	long := start(t, mustParse(t, gameJSON(2, "", `{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "TurnLimit", "rounds": 12000}`)),
+		game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1, MaxRounds: 20_000})
 	if err := long.PlayBots(rng.New(1).Stream("bots"), 30_000); err != nil || !long.Over() {
 		t.Errorf("a game of 24000 turns: %v (over %v)", err, long.Over())
 	}
@@ -434,7 +457,7 @@ func TestRunaway(t *testing.T) {
 // match with an error saying so.
 func TestStall(t *testing.T) {
 	def := mustParse(t, gameJSON(3, "", `{"when": {"event": "START_GAME"}, "then": [{"action": "SAY", "text": "hello"}]}`))
-	_, err := NewGame(def, []string{"Ann", "Bob"}, Options{})
+	_, err := def.NewMatch(game.Setup{Players: []string{"Ann", "Bob"}}, nil)
 	var se *StallError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "the game stopped after START_GAME") {
 		t.Errorf("got %v, want a stall after START_GAME", err)
@@ -445,11 +468,14 @@ func TestStall(t *testing.T) {
 // turn of the next round would begin.
 func TestRoundLimit(t *testing.T) {
 	def := mustParse(t, gameJSON(100, "", `{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"}`))
-	g, _ := NewGame(def, []string{"Ann", "Bob"}, Options{Seed: 1, MaxRounds: 2})
+	g := start(t, def, game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1, MaxRounds: 2})
 	if err := g.PlayBots(rng.New(1).Stream("bots"), 100); err != nil {
 		t.Fatal(err)
 	}
-	if !g.Over() || g.State.Turn != 4 || len(g.State.Winners) != 0 || g.State.EndReason != "the round limit (2) was reached" {
-		t.Errorf("over %v after %d turns, winners %v, %q", g.Over(), g.State.Turn, g.State.Winners, g.State.EndReason)
+	if !g.Over() || g.state.Turn != 4 || len(g.state.Winners) != 0 || g.state.EndReason != "the round limit (2) was reached" {
+		t.Errorf("over %v after %d turns, winners %v, %q", g.Over(), g.state.Turn, g.state.Winners, g.state.EndReason)
+	}
+	if o := g.Outcome(); !o.Over || o.Rounds != 2 || len(o.Winners) != 0 || o.Reason != g.state.EndReason {
+		t.Errorf("outcome %+v, want over after 2 rounds without winners", o)
 	}
 }

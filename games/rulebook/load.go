@@ -1,47 +1,19 @@
 package rulebook
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
 )
 
-// Load reads, checks and compiles a game file. It returns every problem
-// found; the definition is nil when there are errors.
-func Load(path string) (*Definition, diag.List) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		msg := err.Error()
-		var pe *fs.PathError
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			msg = "no such file"
-		case errors.As(err, &pe):
-			msg = pe.Err.Error()
-		}
-		return nil, diag.List{{File: path, Severity: diag.Error, Message: "cannot read the game: " + msg}}
-	}
-	return Parse(path, data)
-}
-
-// Validate checks a game file and returns every problem found, sorted by
-// position: JSON syntax, the JSON Schema (docs/schema/rulebook-1.schema.json),
-// unknown events, actions, presets, tiles and decks (with the closest
-// names), CEL conditions and expressions that do not compile (at their
-// character), and rule sets that can never end a turn or loop forever.
-func Validate(path string) diag.List {
-	_, list := Load(path)
-	return list
-}
-
-// Parse checks and compiles a game file from its bytes; file names it in
-// diagnostics.
-func Parse(file string, data []byte) (*Definition, diag.List) {
+// Parse checks and compiles a game file from its bytes, and returns every
+// problem found, sorted by position: JSON syntax, the JSON Schema
+// (docs/schema/rulebook-1.schema.json), unknown events, actions, presets,
+// tiles and decks (with the closest names), CEL conditions and expressions
+// that do not compile (at their character), and rule sets that can never
+// end a turn or loop forever. The definition is nil when there are errors;
+// file names the file in diagnostics.
+func (p *Pack) Parse(file string, data []byte) (*Definition, diag.List) {
 	rep := diag.NewReporter(file, data)
 	root, ok := rep.DecodeJSON(data)
 	if !ok {
@@ -52,7 +24,7 @@ func Parse(file string, data []byte) (*Definition, diag.List) {
 		return nil, rep.List
 	}
 	f, _ := Decode(data)
-	c := newChecker(rep, f)
+	c := newChecker(p, rep, f)
 	def := c.check()
 	all := append(rep.List, covered(rep.List, schemaDiagnostics(file, data, root))...)
 	all.Sort()
@@ -65,31 +37,14 @@ func Parse(file string, data []byte) (*Definition, diag.List) {
 // Compile checks and compiles a game file held in memory, such as one an
 // editor changed. Diagnostics have JSON pointers but no line and column;
 // Format and Parse the file for those.
-func Compile(f *File) (*Definition, diag.List) {
+func (p *Pack) Compile(f *File) (*Definition, diag.List) {
 	rep := diag.NewReporter("", nil)
-	def := newChecker(rep, f).check()
+	def := newChecker(p, rep, f).check()
 	rep.List.Sort()
 	if rep.List.HasErrors() {
 		return nil, rep.List
 	}
 	return def, rep.List
-}
-
-// Detect reports whether a file is a rule book: a JSON object whose "game"
-// is "rulebook". A file too broken to decode counts if it says "rulebook",
-// so that its syntax errors are reported.
-func Detect(path string, data []byte) bool {
-	if data == nil {
-		return false
-	}
-	var head struct {
-		Game any `json:"game"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		var se *json.SyntaxError
-		return errors.As(err, &se) && bytes.Contains(data, []byte(`"rulebook"`))
-	}
-	return head.Game == "rulebook"
 }
 
 // covered drops the schema's findings that the checker reported better: at

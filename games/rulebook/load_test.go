@@ -7,12 +7,31 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/game"
 )
 
 func lines(l diag.List) string {
 	var b strings.Builder
 	l.Print(&b)
 	return b.String()
+}
+
+// validate loads a game file through the game interface and returns its
+// problems.
+func validate(t *testing.T, path string) diag.List {
+	t.Helper()
+	src, err := game.Open(path, game.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pack.Detect(src) {
+		t.Fatalf("%s is not detected as a rule book", path)
+	}
+	def, list := pack.Load(src)
+	if (def == nil) != list.HasErrors() {
+		t.Errorf("%s: a definition %v with errors %v", path, def != nil, list.HasErrors())
+	}
+	return list
 }
 
 // TestValidateFiles: every problem of a file is reported at once, where it
@@ -66,7 +85,7 @@ func TestValidateFiles(t *testing.T) {
 			`11:23: /rules/4/when/event: unknown event "BONUS"`,
 		}},
 	} {
-		got := lines(Validate(c.file))
+		got := lines(validate(t, c.file))
 		want := ""
 		for _, l := range c.want {
 			want += c.file + ":" + l + "\n"
@@ -141,7 +160,7 @@ func TestValidateSnippets(t *testing.T) {
  {"name": "Ping", "when": {"event": "PING"}, "if": "roll < 3", "then": [{"action": "EMIT", "event": "PING"}]}]}`, ``},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, list := Parse("g.json", []byte(c.src))
+			_, list := pack.Parse("g.json", []byte(c.src))
 			want := ""
 			for _, l := range strings.Split(c.want, "\n") {
 				if l != "" {
@@ -163,12 +182,12 @@ func TestExamplesValid(t *testing.T) {
 		t.Fatalf("examples: %v", files)
 	}
 	for _, path := range files {
-		if list := Validate(path); len(list) > 0 {
+		if list := validate(t, path); len(list) > 0 {
 			t.Errorf("%s:\n%s", path, lines(list))
 		}
 		data, _ := os.ReadFile(path)
 		f, _ := Decode(data)
-		if def, list := Compile(f); def == nil || len(list) > 0 {
+		if def, list := pack.Compile(f); def == nil || len(list) > 0 {
 			t.Errorf("Compile %s:\n%s", path, lines(list))
 		}
 	}
@@ -178,7 +197,7 @@ func TestExamplesValid(t *testing.T) {
 // pointers and no positions.
 func TestCompileWithoutPositions(t *testing.T) {
 	f := &File{Game: "rulebook", Board: Board{Tiles: []Tile{{ID: "a"}}}, Rules: []Rule{{Preset: "Trun"}}}
-	_, list := Compile(f)
+	_, list := pack.Compile(f)
 	want := `: /rules/0/preset: unknown preset "Trun" (did you mean Turn?); the presets are Turn, DieMove, CardMove, Jump, BuyTile, ScoreTile, FiniteBoardWin, LastStandingWin, RemovePlayer, TurnLimit` + "\n"
 	if got := lines(list); got != want {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -196,11 +215,19 @@ func TestDetect(t *testing.T) {
 		{`{"spaces": []}`, false},
 		{`not json`, false},
 	} {
-		if got := Detect("x.json", []byte(c.data)); got != c.want {
+		src, err := game.FromBytes("x.json", []byte(c.data), game.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pack.Detect(src); got != c.want {
 			t.Errorf("Detect(%s) = %v", c.data, got)
 		}
 	}
-	if Detect("folder", nil) {
+	folder, err := game.Open(t.TempDir(), game.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pack.Detect(folder) {
 		t.Error("a folder is not a rule book")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 )
 
@@ -22,8 +23,8 @@ type Scenario struct {
 	Players []string `yaml:"players"`
 	Seed    uint64   `yaml:"seed"`
 	// Rolls are scripted die faces, used in order before random ones.
-	Rolls []int  `yaml:"rolls"`
-	Setup *Setup `yaml:"setup"`
+	Rolls []int    `yaml:"rolls"`
+	Setup *Opening `yaml:"setup"`
 	// Commands answer the match's questions in order; rolls and draws
 	// that no command answers are answered at once.
 	Commands []ScenarioCommand `yaml:"commands"`
@@ -76,7 +77,7 @@ type PlayerExpect struct {
 const maxScenarioCommands = 100_000
 
 // RunScenario runs a scenario file (data holds its bytes).
-func RunScenario(path string, data []byte) *scenario.Result {
+func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
 	var sc Scenario
 	r, ok := scenario.Open(path, data, &sc)
 	if !ok {
@@ -87,7 +88,7 @@ func RunScenario(path string, data []byte) *scenario.Result {
 		return r
 	}
 	file := scenario.Resolve(filepath.Dir(path), sc.File)
-	def, list := Load(file)
+	def, list := p.LoadFile(file)
 	if def == nil {
 		r.Failf("the game file is invalid:\n%s", list.String())
 		return r
@@ -96,7 +97,7 @@ func RunScenario(path string, data []byte) *scenario.Result {
 	if len(players) == 0 {
 		players = defaultPlayers(def)
 	}
-	g, err := NewGame(def, players, Options{Seed: sc.Seed, Dice: sc.Rolls, MaxRounds: sc.MaxRounds, Setup: sc.Setup})
+	g, err := def.NewMatch(game.Setup{Players: players, Seed: sc.Seed, Dice: sc.Rolls, MaxRounds: sc.MaxRounds}, sc.Setup)
 	if g == nil {
 		r.Failf("cannot start the match: %v", err)
 		return r
@@ -111,14 +112,14 @@ func RunScenario(path string, data []byte) *scenario.Result {
 // defaultPlayers names the fewest players a game allows.
 func defaultPlayers(def *Definition) []string {
 	var out []string
-	for i := range def.MinPlayers {
+	for i := range def.minPlayers {
 		out = append(out, fmt.Sprintf("Player %d", i+1))
 	}
 	return out
 }
 
 // play answers the match's questions as the scenario says.
-func (sc *Scenario) play(g *Game, r *scenario.Result) error {
+func (sc *Scenario) play(g *Match, r *scenario.Result) error {
 	bots := rng.New(sc.Seed).Stream("bots")
 	cmds := sc.Commands
 	defer func() {
@@ -129,32 +130,32 @@ func (sc *Scenario) play(g *Game, r *scenario.Result) error {
 	}()
 	for range maxScenarioCommands {
 		ws := g.Waits()
-		if g.Over() || g.Err() != nil || len(ws) == 0 || (sc.Turns > 0 && g.State.Turn > sc.Turns) {
+		if g.Over() || g.Err() != nil || len(ws) == 0 || (sc.Turns > 0 && g.state.Turn > sc.Turns) {
 			return g.Err()
 		}
 		w := ws[0]
 		var cmd Command
+		seat := w.Player
 		switch {
 		case len(cmds) > 0 && (cmds[0].Kind == w.Kind || (w.Kind != KindRoll && w.Kind != KindDraw)):
-			seat := slices.Index(g.Players, cmds[0].Player)
-			if seat < 0 {
+			if seat = slices.Index(g.players, cmds[0].Player); seat < 0 {
 				r.Failf("command %d: there is no player %q", len(sc.Commands)-len(cmds), cmds[0].Player)
 				return nil
 			}
-			cmd = Command{Player: seat, Kind: cmds[0].Kind, Value: cmds[0].Choice}
+			cmd = Command{Kind: cmds[0].Kind, Value: cmds[0].Choice}
 			cmds = cmds[1:]
 		case w.Kind == KindRoll || w.Kind == KindDraw:
-			cmd = Command{Player: w.Player, Kind: w.Kind}
+			cmd = Command{Kind: w.Kind}
 		case sc.Bots:
-			cmd, _ = g.BotCommand(w.Player, bots)
+			cmd, _ = g.Bot(seat, bots)
 		default:
 			return nil
 		}
-		if err := g.Apply(cmd); err != nil {
+		if err := g.Play(seat, cmd); err != nil {
 			if g.Err() != nil {
 				return err
 			}
-			r.Failf("command %s %s %d was refused: %v (the match waits for %s)", g.Players[cmd.Player], cmd.Kind, cmd.Value, err, g.waitText())
+			r.Failf("command %s %s %d was refused: %v (the match waits for %s)", g.players[seat], cmd.Kind, cmd.Value, err, g.waitText())
 			return nil
 		}
 	}
@@ -162,10 +163,10 @@ func (sc *Scenario) play(g *Game, r *scenario.Result) error {
 	return nil
 }
 
-func (g *Game) waitText() string {
+func (m *Match) waitText() string {
 	var out []string
-	for _, w := range g.Waits() {
-		out = append(out, g.Players[w.Player]+" "+w.Kind)
+	for _, w := range m.Waits() {
+		out = append(out, m.players[w.Player]+" "+w.Kind)
 	}
 	if len(out) == 0 {
 		return "nothing"
@@ -174,9 +175,9 @@ func (g *Game) waitText() string {
 }
 
 // check compares the match with the expectations.
-func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
+func (sc *Scenario) check(g *Match, err error, r *scenario.Result) {
 	e := &sc.Expect
-	s := g.State
+	s := g.state
 	switch {
 	case e.Error == "" && err != nil:
 		r.Failf("the match broke: %v", err)
@@ -191,7 +192,7 @@ func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
 	if e.Winners != nil {
 		var got []string
 		for _, w := range s.Winners {
-			got = append(got, g.Players[w])
+			got = append(got, g.players[w])
 		}
 		r.Expect("winners", got, e.Winners)
 	}
@@ -199,7 +200,7 @@ func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
 		r.Failf("the game ended because %q; want %q in it", s.EndReason, e.Reason)
 	}
 	if e.Current != "" {
-		r.Expect("current player", g.Players[s.Current], e.Current)
+		r.Expect("current player", g.players[s.Current], e.Current)
 	}
 	if e.Turn != 0 {
 		r.Expect("turn", s.Turn, e.Turn)
@@ -207,8 +208,8 @@ func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
 	if e.Round != 0 {
 		r.Expect("round", s.Round, e.Round)
 	}
-	scenario.Each(r, "players", "player", e.Players, g.Players, func(name string, want PlayerExpect) {
-		seat := slices.Index(g.Players, name)
+	scenario.Each(r, "players", "player", e.Players, g.players, func(name string, want PlayerExpect) {
+		seat := slices.Index(g.players, name)
 		p := &s.Players[seat]
 		scenario.ExpectSet(r, name+"'s score", p.Score, want.Score)
 		if want.Tile != "" {
@@ -220,13 +221,13 @@ func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
 		}
 	})
 	var tiles []string
-	for _, t := range g.Def.File.Board.Tiles {
+	for _, t := range g.def.File.Board.Tiles {
 		tiles = append(tiles, t.ID)
 	}
 	scenario.Each(r, "owners", "tile", e.Owners, tiles, func(id, want string) {
 		got := ""
-		if o := s.Owners[g.Def.byID[id]]; o >= 0 {
-			got = g.Players[o]
+		if o := s.Owners[g.def.byID[id]]; o >= 0 {
+			got = g.players[o]
 		}
 		r.Expect("owner of "+id, got, want)
 	})
@@ -234,5 +235,5 @@ func (sc *Scenario) check(g *Game, err error, r *scenario.Result) {
 		r.ExpectLines("the trace", g.Trace(), e.Trace)
 	}
 	r.ExpectInOrder("trace", g.Trace(), e.TraceIncludes)
-	r.ExpectInOrder("log", g.Log(), e.LogIncludes)
+	r.ExpectInOrder("log", g.logLines(), e.LogIncludes)
 }

@@ -13,7 +13,7 @@ import (
 // chute and a ladder, a bankrupt player removed and the last one winning,
 // an auction, licorice.
 func TestScenarios(t *testing.T) {
-	scenariotest.Run(t, examples, 6, RunScenario)
+	scenariotest.Run(t, examples, 6, pack.RunScenario)
 }
 
 // TestScenarioFailures: a scenario whose expectations do not hold fails,
@@ -35,7 +35,7 @@ func TestScenarioFailures(t *testing.T) {
 		path := filepath.Join(dir, "s.scenario.yaml")
 		body := "game: rulebook\nfile: " + game + "\nplayers: [Ann, Bob]\n" + c.body
 		os.WriteFile(path, []byte(body), 0o644)
-		r := RunScenario(path, []byte(body))
+		r := pack.RunScenario(path, []byte(body))
 		if r.Passed() || !strings.Contains(strings.Join(r.Failures, "\n"), c.want) {
 			t.Errorf("%s: got\n%s\nwant a failure with %q", c.name, r.String(), c.want)
 		}

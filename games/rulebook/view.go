@@ -8,11 +8,13 @@ import (
 	"strings"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 )
 
 // View is what a player or a spectator sees of a match, ready to be sent as
-// JSON to a page. A rule book has no secrets; You and what you are asked
-// are what differ between viewers.
+// JSON to a page. A rule book hides nothing but sealed bids, which the
+// engine keeps out of the match until all are in; You and what you are
+// asked are what differ between viewers.
 type View struct {
 	// You is the viewer's seat, or -1 for a spectator.
 	You       int          `json:"you"`
@@ -55,14 +57,16 @@ type CardView struct {
 	Tile   string `json:"tile,omitempty"`
 }
 
-// View returns what the given seat (or -1, a spectator) sees.
-func (g *Game) View(seat int) View {
-	s := g.State
+// View returns the View of the given seat (or game.Spectator).
+func (m *Match) View(seat int) any { return m.view(seat) }
+
+func (m *Match) view(seat int) View {
+	s := m.state
 	v := View{You: seat, Turn: s.Turn, Round: s.Round, Current: s.Current, Roll: s.Roll, Dice: slices.Clone(s.Dice),
 		Over: s.Over, Winners: slices.Clone(s.Winners), EndReason: s.EndReason, Owners: map[string]int{},
-		Waits: g.Waits(), YourWaits: []Wait{}, Hash: g.Hash(), Commands: len(g.Commands), Log: len(g.Match.Records())}
-	if g.err != nil {
-		v.Error = g.err.Error()
+		Waits: m.Waits(), YourWaits: []Wait{}, Hash: m.Hash(), Commands: m.commands, Log: m.LogLen()}
+	if m.err != nil {
+		v.Error = m.err.Error()
 	}
 	if v.Dice == nil {
 		v.Dice = []int{}
@@ -79,7 +83,7 @@ func (g *Game) View(seat int) View {
 		}
 	}
 	if s.Card.Deck >= 0 {
-		d := &g.Def.File.Decks[s.Card.Deck]
+		d := &m.def.File.Decks[s.Card.Deck]
 		c := &d.Cards[s.Card.Card]
 		v.Card = &CardView{Deck: d.Name, Name: c.Name, Colour: c.Colour, Tile: c.Tile}
 	}
@@ -95,69 +99,83 @@ func (g *Game) View(seat int) View {
 	return v
 }
 
-// Entry is one line of the readable action log, with what a page needs to
-// animate it.
-type Entry struct {
-	Seq    int    `json:"seq"`
-	Depth  int    `json:"depth"`
-	Kind   string `json:"kind"`
-	Type   string `json:"type,omitempty"`
-	Player int    `json:"player"`
-	Tile   string `json:"tile,omitempty"`
-	Amount int    `json:"amount,omitempty"`
-	Rule   string `json:"rule,omitempty"`
-	Text   string `json:"text"`
+// Log returns the readable log from record from on. Every viewer reads the
+// same: a rule book's only secret, a sealed bid, is not in the log until
+// every bid is in. Entries are at the tile (At) where the page animates
+// them; rule firings and the engine's bookkeeping have no Text, only a
+// Detail.
+func (m *Match) Log(viewer, from int) []game.Entry {
+	return engine.Transcribe(m.eng, from, m.entry)
 }
 
-// Entries returns the action log from record from on.
-func (g *Game) Entries(from int) []Entry { return engine.Transcribe(g.Match, from, g.entry) }
-
-func (g *Game) entry(seq int, r engine.Record) (Entry, bool) {
-	e := Entry{Seq: seq, Depth: int(r.Depth), Kind: r.Kind.String(), Player: -1}
-	m := g.Match
+func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
+	e := game.Entry{Seq: seq, Chain: int(r.Chain), Depth: int(r.Depth), Kind: r.Kind.String(), Seat: -1}
 	switch r.Kind {
 	case engine.RecEvent:
-		ev := &m.Events[r.Event]
-		e.Type = g.Def.rules.Types.Name(ev.Type)
-		e.Player = int(ev.Player)
-		e.Amount = ev.Amount
+		ev := &m.eng.Events[r.Event]
+		e.Type = m.def.rules.Types.Name(ev.Type)
+		e.Seat, e.Amount = int(ev.Player), ev.Amount
+		if ev.Player != engine.NoPlayer {
+			e.Subject = m.players[ev.Player]
+		}
+		if ev.Target != engine.System {
+			e.Target = m.players[seatOf(ev.Target)]
+		}
 		if ev.Location != engine.NoLocation {
-			e.Tile = g.State.tileID(int(ev.Location))
+			e.At = m.state.tileID(int(ev.Location))
 		}
-		e.Text = g.eventText(ev, e.Type)
-		if e.Text == "" {
-			return e, false
+		if d, ok := ev.Data.(*eventData); ok && (d.Dice != nil || d.Card != "") {
+			e.Data = d
 		}
-	case engine.RecFired:
-		p := m.Index.Get(r.Trigger).Def.Data.(*part)
-		ev := &m.Events[r.Event]
-		e.Player = int(ev.Player)
-		e.Rule = p.name
-		e.Type = g.Def.rules.Types.Name(ev.Type)
-		e.Text = "rule " + p.name
+		e.Text = m.eventText(ev, e.Type)
+		e.Detail = m.eventDetail(ev, e.Type)
+	case engine.RecFired, engine.RecBlocked, engine.RecSkipped, engine.RecCancelled:
+		name := m.eng.TriggerName(r.Trigger)
+		if t := m.eng.Index.Get(r.Trigger); t != nil {
+			if p, ok := t.Def.Data.(*part); ok {
+				name = p.name
+			}
+		}
+		e.Subject, e.Detail = name, "rule "+name
+		if r.Event != engine.NoEvent {
+			ev := &m.eng.Events[r.Event]
+			e.Type = m.def.rules.Types.Name(ev.Type)
+			e.Seat = int(ev.Player)
+			if ev.Location != engine.NoLocation {
+				e.At = m.state.tileID(int(ev.Location))
+			}
+			e.Detail += " on " + e.Type
+		}
+		if r.Kind != engine.RecFired {
+			e.Detail += ": " + r.Kind.String()
+			if r.Text != "" {
+				e.Detail += " (" + r.Text + ")"
+			}
+		}
 	case engine.RecAsk:
-		e.Player = int(r.Player)
-		e.Text = "Waiting for " + g.Players[r.Player] + ": " + r.Text
+		e.Seat, e.Subject = int(r.Player), m.players[r.Player]
+		e.Detail = m.players[r.Player] + " is asked " + r.Text
 	case engine.RecAnswer:
-		e.Player = int(r.Player)
-		e.Text = fmt.Sprintf("%s answers %s (option %d)", g.Players[r.Player], r.Text, r.Choice+1)
-		if r.Text == KindRoll || r.Text == KindDraw {
-			return e, false
-		}
-	case engine.RecNote, engine.RecError:
+		e.Seat, e.Subject = int(r.Player), m.players[r.Player]
+		e.Text = m.words[seq]
+		e.Detail = fmt.Sprintf("%s answers %s (option %d)", m.players[r.Player], r.Text, r.Choice+1)
+	case engine.RecNote:
 		e.Text = r.Text
-	default:
-		return e, false
+	case engine.RecError:
+		e.Text = "The game stopped: " + r.Text
+		e.Detail = r.Text
 	}
 	return e, true
 }
 
-// eventText says what an event means ("" for events not worth a line).
-func (g *Game) eventText(ev *engine.Event, typ string) string {
-	s := g.State
+// eventText says what an event means to the players ("" for the game's
+// bookkeeping: the end of a turn, the change of the current player, the
+// score changes that settle a payment or a purchase already told).
+func (m *Match) eventText(ev *engine.Event, typ string) string {
+	s := m.state
 	name := ""
 	if ev.Player != engine.NoPlayer {
-		name = g.Players[ev.Player]
+		name = m.players[ev.Player]
 	}
 	tile := ""
 	if ev.Location != engine.NoLocation {
@@ -169,7 +187,7 @@ func (g *Game) eventText(ev *engine.Event, typ string) string {
 	}
 	switch typ {
 	case StartGame:
-		return "The game starts: " + strings.Join(g.Players, ", ")
+		return "The game starts: " + strings.Join(m.players, ", ")
 	case StartTurn:
 		return fmt.Sprintf("Turn %d: %s", ev.Amount, name)
 	case EndTurn, CurrentPlayerChanged:
@@ -190,11 +208,17 @@ func (g *Game) eventText(ev *engine.Event, typ string) string {
 	case BuyDeclined:
 		return name + " does not buy " + tile
 	case ScoreChanged:
-		return fmt.Sprintf("%s's score: %+d (now %d)", name, ev.Amount, d.Total)
+		switch {
+		case d.settles:
+			return ""
+		case ev.Amount < 0:
+			return fmt.Sprintf("%s loses %d (now %d)", name, -ev.Amount, d.Total)
+		}
+		return fmt.Sprintf("%s gains %d (now %d)", name, ev.Amount, d.Total)
 	case Paid:
 		to := "the bank"
 		if ev.Target != engine.System {
-			to = g.Players[seatOf(ev.Target)]
+			to = m.players[seatOf(ev.Target)]
 		}
 		return fmt.Sprintf("%s pays %d to %s", name, ev.Amount, to)
 	case PropChanged:
@@ -212,6 +236,39 @@ func (g *Game) eventText(ev *engine.Event, typ string) string {
 	return typ
 }
 
+// eventDetail tells an event in the engine's words: its type and what it
+// carries.
+func (m *Match) eventDetail(ev *engine.Event, typ string) string {
+	var parts []string
+	if ev.Player != engine.NoPlayer {
+		parts = append(parts, m.players[ev.Player])
+	}
+	if ev.Target != engine.System {
+		parts = append(parts, "other "+m.players[seatOf(ev.Target)])
+	}
+	if ev.Location != engine.NoLocation {
+		parts = append(parts, "tile "+m.state.tileID(int(ev.Location)))
+	}
+	if ev.Amount != 0 {
+		parts = append(parts, "amount "+strconv.Itoa(ev.Amount))
+	}
+	if d, ok := ev.Data.(*eventData); ok {
+		if d.Card != "" {
+			parts = append(parts, "card "+d.Card+" of "+d.Deck)
+		}
+		if d.Prop != "" {
+			parts = append(parts, "prop "+d.Prop)
+		}
+		if d.Prop != "" || typ == ScoreChanged {
+			parts = append(parts, "total "+strconv.Itoa(d.Total))
+		}
+	}
+	if len(parts) == 0 {
+		return typ
+	}
+	return typ + ": " + strings.Join(parts, ", ")
+}
+
 func joinInts(vs []int, sep string) string {
 	var out []string
 	for _, v := range vs {
@@ -220,11 +277,12 @@ func joinInts(vs []int, sep string) string {
 	return strings.Join(out, sep)
 }
 
-// Log returns the readable action log as lines of text.
-func (g *Game) Log() []string {
+// logLines returns the lines of the readable log that players see, for
+// scenario files.
+func (m *Match) logLines() []string {
 	var out []string
-	for _, e := range g.Entries(0) {
-		if e.Kind != "fired" {
+	for _, e := range m.Log(game.Spectator, 0) {
+		if e.Text != "" {
 			out = append(out, e.Text)
 		}
 	}
@@ -233,22 +291,21 @@ func (g *Game) Log() []string {
 
 // Trace returns every rule that fired, in order, as "RULE on EVENT
 // (player[, tile])".
-func (g *Game) Trace() []string {
+func (m *Match) Trace() []string {
 	var out []string
-	m := g.Match
-	for _, r := range m.Records() {
+	for _, r := range m.eng.Records() {
 		if r.Kind != engine.RecFired {
 			continue
 		}
-		p := m.Index.Get(r.Trigger).Def.Data.(*part)
-		ev := &m.Events[r.Event]
-		line := p.name + " on " + g.Def.rules.Types.Name(ev.Type)
+		p := m.eng.Index.Get(r.Trigger).Def.Data.(*part)
+		ev := &m.eng.Events[r.Event]
+		line := p.name + " on " + m.def.rules.Types.Name(ev.Type)
 		var who []string
 		if ev.Player != engine.NoPlayer {
-			who = append(who, g.Players[ev.Player])
+			who = append(who, m.players[ev.Player])
 		}
 		if ev.Location != engine.NoLocation {
-			who = append(who, g.State.tileID(int(ev.Location)))
+			who = append(who, m.state.tileID(int(ev.Location)))
 		}
 		if len(who) > 0 {
 			line += " (" + strings.Join(who, ", ") + ")"
@@ -262,20 +319,20 @@ func (g *Game) Trace() []string {
 // engine's records, where each firing also names its rule ("rule", and
 // "ruleIndex", its place in the file's rules, and "preset") and each event
 // at a tile gives the tile's id ("tile").
-func (g *Game) WriteLog(w io.Writer, from int) error {
-	m := g.Match
-	return m.WriteJSONLWith(w, from, func(b []byte, _ int, r *engine.Record) []byte {
+func (m *Match) WriteLog(w io.Writer, from int) error {
+	e := m.eng
+	return e.WriteJSONLWith(w, from, func(b []byte, _ int, r *engine.Record) []byte {
 		switch r.Kind {
 		case engine.RecFired:
-			p := m.Index.Get(r.Trigger).Def.Data.(*part)
+			p := e.Index.Get(r.Trigger).Def.Data.(*part)
 			b = appendString(append(b, `,"rule":`...), p.name)
 			b = fmt.Appendf(b, `,"ruleIndex":%d`, p.rule)
 			if p.preset != "" {
 				b = appendString(append(b, `,"preset":`...), p.preset)
 			}
 		case engine.RecEvent:
-			if ev := &m.Events[r.Event]; ev.Location != engine.NoLocation {
-				b = appendString(append(b, `,"tile":`...), g.State.tileID(int(ev.Location)))
+			if ev := &e.Events[r.Event]; ev.Location != engine.NoLocation {
+				b = appendString(append(b, `,"tile":`...), m.state.tileID(int(ev.Location)))
 			}
 		}
 		return b
@@ -286,4 +343,38 @@ func (g *Game) WriteLog(w io.Writer, from int) error {
 func appendString(b []byte, s string) []byte {
 	js, _ := marshal(s)
 	return append(b, js...)
+}
+
+// TileBoard is a rule book's board as the page draws it: its tiles at
+// their coordinates, their arrows and jumps.
+type TileBoard struct {
+	Tiles []TileView `json:"tiles"`
+}
+
+// TileView is a tile as the page draws it.
+type TileView struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name,omitempty"`
+	Kind   string   `json:"kind,omitempty"`
+	X      float64  `json:"x"`
+	Y      float64  `json:"y"`
+	Next   []string `json:"next"`
+	Jump   string   `json:"jump,omitempty"`
+	Price  int      `json:"price,omitempty"`
+	Rent   int      `json:"rent,omitempty"`
+	Colour string   `json:"colour,omitempty"`
+}
+
+// Drawing returns the TileBoard.
+func (d *Definition) Drawing() any {
+	b := TileBoard{Tiles: []TileView{}}
+	for _, t := range d.File.Board.Tiles {
+		next := t.Next
+		if next == nil {
+			next = []string{}
+		}
+		b.Tiles = append(b.Tiles, TileView{ID: t.ID, Name: t.Name, Kind: t.Kind, X: t.X, Y: t.Y, Next: next,
+			Jump: t.Jump, Price: t.Price, Rent: t.Rent, Colour: t.Colour})
+	}
+	return b
 }
