@@ -104,8 +104,33 @@ func (m *Match) view(seat int) View {
 // every bid is in. Entries are at the tile (At) where the page animates
 // them; rule firings and the engine's bookkeeping have no Text, only a
 // Detail.
+//
+// A rule book's whole game is one chain of rules setting each other off,
+// so the engine's depth grows turn after turn; an entry's Depth is counted
+// from the START_TURN event of its turn instead, as players read it.
 func (m *Match) Log(viewer, from int) []game.Entry {
-	return engine.Transcribe(m.eng, from, m.entry)
+	base := m.turnDepth(from)
+	return engine.Transcribe(m.eng, from, func(seq int, r engine.Record) (game.Entry, bool) {
+		e, ok := m.entry(seq, r)
+		if r.Kind == engine.RecEvent && e.Type == "START_TURN" {
+			base = int(r.Depth)
+		}
+		e.Depth = max(0, e.Depth-base)
+		return e, ok
+	})
+}
+
+// turnDepth is the depth of the last START_TURN event recorded before
+// record from.
+func (m *Match) turnDepth(from int) int {
+	recs := m.eng.Records()
+	for i := min(from, len(recs)) - 1; i >= 0; i-- {
+		r := recs[i]
+		if r.Kind == engine.RecEvent && m.def.rules.Types.Name(m.eng.Events[r.Event].Type) == "START_TURN" {
+			return int(r.Depth)
+		}
+	}
+	return 0
 }
 
 func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {

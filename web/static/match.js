@@ -1,11 +1,15 @@
-// A match: its table before it starts (seats, join, bots, start), then the
-// board with the players' tokens walking step by step, the dice, forks to
-// choose by clicking, prompts to acknowledge, the players and the log.
-import { h, api, secrets, saveSecrets, colour, showDice } from "./util.js";
-import { BoardView } from "./board.js";
+// A match: its table before it starts (seats, invitation, join, bots,
+// start), then the game drawn by its pack's renderer, the players, what
+// happened, whose turn it is and how long they have; at the end, "Play
+// again" and the replay.
+import { h, api, secrets, saveSecrets, secretQuery, colour } from "./util.js";
+import { PartyPlay } from "./party.js";
 import { RulebookPlay } from "./rulebook.js";
+import { LanesPlay } from "./lanes.js";
+import { SkirmishPlay } from "./skirmish.js";
+import { GenericPlay } from "./generic.js";
 
-const STEP_MS = 260;
+const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, skirmish: SkirmishPlay };
 
 export async function matchPage(root, id) {
   const page = new MatchPage(root, id);
@@ -16,76 +20,112 @@ class MatchPage {
   constructor(root, id) {
     this.root = root;
     this.id = id;
-    this.secrets = secrets(id);
     this.queue = [];
     this.busy = false;
     this.nextID = 1;
     this.retry = 0;
+    this.logSeen = 0; // log records shown: a reconnection asks for the rest only
     this.firstState = true;
+    this.you = -1;
+    this.legal = [];
+    this.takeInvite();
+    this.secrets = secrets(id);
+  }
+
+  // takeInvite keeps the invitation of a shared link (#invite=…) and takes
+  // it out of the address bar.
+  takeInvite() {
+    const m = location.hash.match(/invite=([0-9a-f]+)/);
+    if (m) {
+      saveSecrets(this.id, { invite: m[1] });
+      history.replaceState(null, "", location.pathname + location.search);
+    }
   }
 
   async start() {
     try {
-      this.summary = await api("GET", `/api/matches/${this.id}`);
+      this.summary = await api("GET", `/api/matches/${this.id}${secretQuery(this.secrets)}`);
     } catch (err) {
+      const why = err.status === 403 ? "This match is private: ask whoever invited you for its link." : err.message;
       this.root.replaceChildren(h("header", { class: "top" }, h("h1", {}, h("a", { href: "/" }, "Tabula"))),
-        h("p", { class: "error" }, err.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+        h("main", { class: "narrow" }, h("p", { class: "error", role: "alert" }, why), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
       return;
     }
-    document.title = `${this.summary.boardName} — Tabula`;
-    this.drawing = await api("GET", `/api/matches/${this.id}/board`).catch(() => null);
-    if (this.summary.game === "rulebook") this.rulebook = new RulebookPlay(this);
+    this.baseTitle = `${this.summary.boardName} — Tabula`;
+    document.title = this.baseTitle;
+    const board = await api("GET", `/api/matches/${this.id}/board${secretQuery(this.secrets)}`).catch(() => null);
+    this.info = board?.info || {};
+    this.drawing = board?.drawing || null;
     this.layoutPage();
+    const R = renderers[this.summary.game] || GenericPlay;
+    this.renderer = new R(this);
+    if (new URLSearchParams(location.search).has("replay")) {
+      const { ReplayViewer } = await import("./replay.js");
+      new ReplayViewer(this).start();
+      return;
+    }
     this.connect();
   }
 
   layoutPage() {
-    this.conn = h("span", { class: "conn", id: "conn" }, "connecting…");
+    this.conn = h("span", { class: "conn", id: "conn", role: "status" }, "connecting…");
     this.header = h("header", { class: "top" },
       h("h1", {}, h("a", { href: "/" }, "Tabula")),
       h("p", { class: "tagline" }, h("strong", {}, this.summary.boardName), " ", this.conn));
-    this.tableEl = h("section", { class: "card table", id: "table" });
-    this.boardEl = h("div", { class: "board-wrap", id: "board" });
-    this.controls = h("div", { class: "controls", id: "controls" });
+    this.tableEl = h("section", { class: "card table", id: "table", "aria-label": "the table" });
+    this.turnEl = h("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
+    this.boardEl = h("div", { class: "board-wrap", id: "board", hidden: true });
+    this.controls = h("div", { class: "controls", id: "controls", "aria-label": "your move" });
     this.playersEl = h("ul", { class: "players", id: "players" });
-    this.logEl = h("ol", { class: "log", id: "log" });
+    this.logEl = h("ol", { class: "log", id: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-label": "what happened" });
+    this.detailsToggle = h("input", { type: "checkbox", id: "details", onchange: (e) => this.root.classList.toggle("show-details", e.target.checked) });
     this.toast = h("p", { class: "toast", id: "toast", role: "alert" });
-    this.dialog = h("dialog", { id: "prompt" });
+    this.dialog = h("dialog", { id: "prompt", "aria-labelledby": "prompt-title" });
     this.root.replaceChildren(this.header,
       h("div", { class: "match" },
-        h("div", { class: "main" }, this.tableEl, this.boardEl, this.controls, this.toast),
+        h("div", { class: "main" }, this.tableEl, this.turnEl, this.boardEl, this.controls, this.toast),
         h("aside", { class: "side" },
-          h("section", { class: "card" }, h("h2", {}, "Players"), this.playersEl),
-          h("section", { class: "card" }, h("h2", {}, "What happened"), this.logEl))),
+          h("section", { class: "card", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), this.playersEl),
+          h("section", { class: "card", "aria-labelledby": "log-title" },
+            h("h2", { id: "log-title" }, "What happened"),
+            h("label", { class: "details-switch" }, this.detailsToggle, " details for game designers"),
+            this.logEl))),
       this.dialog);
   }
 
   connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const token = this.secrets.token ? `?token=${encodeURIComponent(this.secrets.token)}` : "";
-    const ws = new WebSocket(`${proto}//${location.host}/api/matches/${this.id}/ws${token}`);
+    const q = secretQuery(this.secrets, { log: this.logSeen });
+    const ws = new WebSocket(`${proto}//${location.host}/api/matches/${this.id}/ws${q}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
       this.conn.textContent = "connected";
       this.conn.className = "conn on";
     };
-    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
-    ws.onclose = () => {
-      this.conn.textContent = "reconnecting…";
-      this.conn.className = "conn off";
+    ws.onmessage = (e) => {
+      const data = JSON.parse(e.data);
+      for (const msg of Array.isArray(data) ? data : [data]) this.onMessage(msg);
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
       // Back off a little more after every failure, up to ten seconds.
       const wait = Math.min(10000, 500 * 2 ** this.retry++);
+      const why = e.reason === "server restarting" ? "The server is restarting" : "The connection was lost";
+      this.conn.textContent = `${why}: reconnecting in ${Math.round(wait / 1000)} s. Your moves so far are saved.`;
+      this.conn.className = "conn off";
       setTimeout(() => this.connect(), wait);
     };
   }
 
-  send(kind, extra = {}) {
+  // send plays a command: data is the command's JSON, as the match's legal
+  // commands give it.
+  send(data) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
       this.say("Not connected; trying again…");
       return;
     }
-    this.ws.send(JSON.stringify({ type: "command", id: this.nextID++, kind, ...extra }));
+    this.ws.send(JSON.stringify({ type: "command", id: this.nextID++, data }));
   }
 
   say(text) {
@@ -98,10 +138,12 @@ class MatchPage {
   onMessage(msg) {
     if (msg.type === "rejected") {
       this.say(msg.reason);
+      this.renderer.rejected?.();
       return;
     }
     if (msg.type !== "state") return;
-    // A fresh connection is sent the whole log: show it without animation.
+    // A fresh connection is sent the log it lacks: show it without
+    // animation.
     const animate = !this.firstState;
     this.firstState = false;
     this.queue.push({ msg, animate });
@@ -119,213 +161,234 @@ class MatchPage {
   }
 
   async show(msg, animate) {
-    this.summary = msg.match;
+    if (msg.match) this.summary = msg.match;
     this.you = msg.you;
+    this.legal = msg.legal || [];
+    this.deadline = msg.deadline || 0;
     this.renderTable();
-    const v = msg.view;
-    if (!v) {
+    if (!msg.view) {
       this.boardEl.hidden = true;
       return;
     }
     this.boardEl.hidden = false;
-    if (this.rulebook) {
-      await this.rulebook.show(v, msg.entries, animate);
-      this.view = v;
-      this.root.dataset.hash = v.hash;
-      this.root.dataset.over = v.over;
-      return;
-    }
-    if (!this.board && this.drawing) {
-      this.board = new BoardView(this.drawing, v.players.map((p) => ({ ...p, space: p.start || p.space })));
-      this.boardEl.replaceChildren(this.board.el);
-      if (!animate) this.board.setTokens(v.players);
-    }
-    this.renderControls(null); // nothing to click while the log plays
-    for (const e of msg.entries) {
-      this.addLog(e);
-      if (animate && this.board) await this.animate(e);
-    }
-    if (this.board) {
-      this.board.setTokens(v.players);
-      this.board.setCurrent(v.over ? -1 : v.current);
-    }
+    const v = typeof msg.view === "string" ? JSON.parse(msg.view) : msg.view;
+    await this.renderer.show({ view: v, legal: this.legal, entries: msg.entries || [], hash: msg.hash }, animate);
+    this.logSeen = Math.max(this.logSeen, msg.log || 0);
     this.view = v;
     // Tests and curious players can read the state hash off the page.
-    this.root.dataset.hash = v.hash;
-    this.root.dataset.over = v.over;
-    this.renderPlayers(v);
-    this.renderControls(v);
-    this.renderPrompt(v);
+    this.root.dataset.hash = msg.hash || "";
+    this.root.dataset.over = String(this.over());
+    this.renderTurn();
   }
 
-  async animate(e) {
-    switch (e.type) {
-      case "ON_ENTER":
-        this.board.place(e.player, e.space);
-        await sleep(STEP_MS);
-        break;
-      case "ROLLED":
-        this.showDice([e.amount], true);
-        await sleep(STEP_MS * 1.5);
-        break;
-      default:
-        if (e.kind === "fired") {
-          this.board.flash(e.space);
-          await sleep(STEP_MS / 2);
-        }
-    }
+  over() {
+    return this.summary.status !== "playing" && this.summary.status !== "lobby";
+  }
+
+  name(seat) {
+    return this.summary.seats[seat]?.name || `seat ${seat + 1}`;
+  }
+
+  // renderTurn says whose turn it is, counts down the viewer's time, and
+  // tells the viewer in the page title (and, if they want, with a sound).
+  renderTurn() {
+    clearInterval(this.tick);
+    const mine = this.legal.length > 0 && !this.over();
+    document.title = mine ? `● Your turn — ${this.baseTitle}` : this.baseTitle;
+    if (mine && !this.wasMine && localStorage.getItem("tabula:sound") === "on") beep();
+    this.wasMine = mine;
+    const draw = () => {
+      if (this.over()) {
+        this.turnEl.replaceChildren();
+        return;
+      }
+      const parts = [];
+      if (mine) parts.push(h("strong", {}, "Your turn"));
+      if (this.deadline) {
+        const left = Math.max(0, Math.round((this.deadline - Date.now()) / 1000));
+        parts.push(` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left, then a bot plays for you`);
+      }
+      const sound = h("button", { type: "button", class: "link", id: "sound", "aria-pressed": String(localStorage.getItem("tabula:sound") === "on"),
+        onclick: () => {
+          localStorage.setItem("tabula:sound", localStorage.getItem("tabula:sound") === "on" ? "off" : "on");
+          this.renderTurn();
+        } }, localStorage.getItem("tabula:sound") === "on" ? "🔔 sound on" : "🔕 sound off");
+      this.turnEl.replaceChildren(...parts, " ", sound);
+    };
+    draw();
+    if (this.deadline) this.tick = setInterval(draw, 1000);
   }
 
   renderTable() {
     const s = this.summary;
     const el = this.tableEl;
     el.replaceChildren();
-    const link = location.origin + "/m/" + this.id;
+    el.classList.remove("compact");
     if (s.status === "lobby") {
-      el.append(h("h2", {}, "The table"),
-        h("p", {}, "Share this link with your friends: ",
-          h("input", { class: "link", id: "share-link", readonly: true, value: link, onclick: (e) => e.target.select() }),
-          " ", h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link).then(() => this.say("Link copied")) }, "Copy")));
-      el.append(h("ol", { class: "seats", id: "seats" }, s.seats.map((seat, i) =>
-        h("li", { class: seat.name ? "taken" : "free" },
-          seat.name ? h("span", {}, h("span", { class: "dot", style: `background:${colour(i)}` }), seat.name,
-            seat.bot ? " (bot)" : "", i === this.you ? " — you" : "", seat.online ? h("span", { class: "online", title: "online" }, " ●") : "")
-            : h("span", { class: "hint" }, "free seat")))));
-      const free = s.seats.some((seat) => !seat.name);
-      if (this.you < 0 && free) {
-        const name = h("input", { id: "nickname", placeholder: "your nickname", maxlength: 32, required: true, autocomplete: "nickname" });
-        el.append(h("form", { id: "join", onsubmit: async (e) => {
-          e.preventDefault();
-          try {
-            const res = await api("POST", `/api/matches/${this.id}/join`, { name: name.value });
-            saveSecrets(this.id, { token: res.token });
-            this.secrets = secrets(this.id);
-            this.firstState = true;
-            this.ws.onclose = null;
-            this.ws.close();
-            this.connect();
-          } catch (err) {
-            this.say(err.message);
-          }
-        } }, name, h("button", { type: "submit", id: "join-button" }, "Join")));
-      }
-      if (this.secrets.owner) {
-        el.append(h("p", { class: "owner" },
-          free ? h("button", { type: "button", id: "add-bots", onclick: () => this.owner("bots") }, "Fill empty seats with bots") : null, " ",
-          h("button", { type: "button", id: "start", class: "primary", onclick: () => this.owner("start") }, "Start the match")));
-      } else {
-        el.append(h("p", { class: "hint" }, "Waiting for the match's creator to start it."));
-      }
+      this.renderLobby(el);
       return;
     }
-    el.classList.toggle("compact", true);
+    el.classList.add("compact");
     const parts = [];
-    if (this.you < 0) parts.push(h("span", { class: "badge" }, "watching"));
-    if (s.status === "finished") parts.push(h("span", { class: "badge done" }, "finished"), " ", s.result || "",
-      " ", h("a", { href: `/api/matches/${this.id}/replay`, id: "replay-link" }, "replay data"));
+    if (this.you < 0) parts.push(h("span", { class: "badge" }, "watching"), " ");
+    if (s.status === "finished") {
+      parts.push(h("span", { class: "badge done" }, "finished"), " ", h("span", { id: "result" }, s.result || ""), " ",
+        h("a", { href: `/m/${this.id}?replay`, id: "replay-link" }, "Watch the replay"));
+      if (s.next) {
+        parts.push(" ", h("a", { href: `/m/${s.next}`, id: "rematch-link", class: "button primary", onclick: () => this.carrySecrets(s.next) }, "Join the rematch"));
+      } else if (this.you >= 0 || this.secrets.owner) {
+        parts.push(" ", h("button", { type: "button", id: "rematch", class: "primary", onclick: () => this.rematch() }, "Play again"));
+      }
+    }
     if (s.status === "broken") parts.push(h("span", { class: "badge error" }, "broken"), " ", s.error);
+    if (s.status === "abandoned") parts.push(h("span", { class: "badge" }, "abandoned"), " ", s.error);
+    if (s.status === "playing" && this.secrets.owner) parts.push(this.ownerSeatControls());
+    if (s.status === "playing" && this.you >= 0) {
+      parts.push(" ", h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() }, "Leave (a bot takes your seat)"));
+    }
     el.append(h("p", {}, ...parts));
   }
 
-  async owner(action) {
+  renderLobby(el) {
+    const s = this.summary;
+    const link = location.origin + "/m/" + this.id + (this.secrets.invite ? "#invite=" + this.secrets.invite : "");
+    el.append(h("h2", {}, "The table"));
+    if (this.info.description) el.append(h("p", { class: "hint" }, this.info.description));
+    el.append(h("p", {}, s.public ? "Anyone in the lobby may join. " : "Only people with this link may join: ",
+      h("label", { class: "inline" }, h("span", { class: "visually-hidden" }, "Invitation link"),
+        h("input", { class: "link", id: "share-link", readonly: true, value: link, onclick: (e) => e.target.select() })),
+      " ", h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link).then(() => this.say("Link copied")) }, "Copy")));
+    el.append(h("ol", { class: "seats", id: "seats" }, s.seats.map((seat, i) =>
+      h("li", { class: seat.name ? "taken" : "free" },
+        seat.name ? h("span", {}, h("span", { class: "dot", style: `background:${colour(i)}` }), seat.name,
+          seat.bot ? ` (bot${seat.level ? ", " + seat.level : ""})` : "", i === this.you ? " — you" : "",
+          seat.online ? h("span", { class: "online", title: "online" }, " ●") : "",
+          this.secrets.owner && seat.name && i !== this.you ? h("button", { type: "button", class: "link", dataset: { seat: i },
+            onclick: () => this.seat(i, { remove: true }) }, " remove") : null)
+          : h("span", { class: "hint" }, this.info.roles?.[i] ? `free seat (${this.info.roles[i]})` : "free seat")))));
+    const free = s.seats.some((seat) => !seat.name);
+    if (this.you < 0 && free) {
+      const name = h("input", { id: "nickname", maxlength: 32, required: true, autocomplete: "nickname" });
+      el.append(h("form", { id: "join", onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          const res = await api("POST", `/api/matches/${this.id}/join`, { name: name.value, invite: this.secrets.invite || "" });
+          saveSecrets(this.id, { token: res.token });
+          this.reconnect();
+        } catch (err) {
+          this.say(err.message);
+        }
+      } }, h("label", { for: "nickname" }, "Your nickname "), name, h("button", { type: "submit", id: "join-button" }, "Join")));
+    }
+    if (this.you >= 0) {
+      el.append(h("p", {}, h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() }, "Leave the table")));
+    }
+    if (this.secrets.owner) {
+      const level = h("select", { id: "bot-level" }, ["", "random", "greedy", "mcts"].map((l) =>
+        h("option", { value: l }, { "": "the game's own bot", random: "random", greedy: "greedy", mcts: "strong (MCTS)" }[l])));
+      el.append(h("p", { class: "owner" },
+        free ? [h("label", { class: "inline", for: "bot-level" }, "Bots: "), level, " ",
+          h("button", { type: "button", id: "add-bots", onclick: () => this.owner("bots", { level: level.value }) }, "Fill empty seats with bots"), " "] : null,
+        h("button", { type: "button", id: "start", class: "primary", onclick: () => this.owner("start") }, "Start the match")));
+    } else {
+      el.append(h("p", { class: "hint" }, "Waiting for the match's creator to start it."));
+    }
+  }
+
+  ownerSeatControls() {
+    const seats = this.summary.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat.human);
+    if (!seats.length) return "";
+    return h("span", { class: "owner-seats" }, " ", seats.map(({ seat, i }) =>
+      h("button", { type: "button", class: "link", dataset: { seat: i }, onclick: () => this.seat(i, { bot: !seat.bot }) },
+        seat.bot ? `give ${seat.name} their seat back` : `let a bot play for ${seat.name}`)));
+  }
+
+  reconnect() {
+    this.secrets = secrets(this.id);
+    this.firstState = true;
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+    }
+    this.connect();
+  }
+
+  async owner(action, extra = {}) {
     try {
-      await api("POST", `/api/matches/${this.id}/${action}`, { owner: this.secrets.owner });
+      await api("POST", `/api/matches/${this.id}/${action}`, { owner: this.secrets.owner, ...extra });
     } catch (err) {
       this.say(err.message);
     }
   }
 
-  renderPlayers(v) {
-    const names = (seats) => seats.map((i) => v.players[i]?.name).join(", ");
-    this.playersEl.replaceChildren(...v.players.map((p) => {
-      const seat = this.summary.seats[p.seat] || {};
-      const stats = Object.entries(p.stats || {}).map(([k, n]) => `${k}: ${n}`).join(", ");
-      const effects = (p.effects || []).map((e) => `${e.kind} (${e.left})`).join(", ");
-      return h("li", { class: "player" + (p.seat === v.current && !v.over ? " current" : ""), dataset: { seat: p.seat } },
-        h("span", { class: "dot", style: `background:${colour(p.seat)}` }),
-        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === this.you ? " — you" : ""),
-        h("span", { class: "state state-" + p.state }, p.state.replaceAll("_", " ").toLowerCase()),
-        h("span", { class: "where" }, "on ", this.spaceName(p.space)),
-        stats ? h("span", { class: "stats" }, stats) : null,
-        effects ? h("span", { class: "effects" }, effects) : null,
-        p.reversed ? h("span", { class: "effects" }, "walking backwards") : null);
-    }));
-    if (v.over) {
-      this.playersEl.append(h("li", { class: "over", id: "game-over" },
-        "Game over: ", v.endReason, v.winners.length ? `. Winner: ${names(v.winners)}` : ". No winner."));
+  async seat(i, what) {
+    try {
+      await api("POST", `/api/matches/${this.id}/seats/${i}`, { owner: this.secrets.owner, ...what });
+    } catch (err) {
+      this.say(err.message);
     }
   }
 
-  spaceName(id) {
-    const s = this.drawing?.spaces.find((x) => x.id === id);
-    return s ? s.name || id : id;
-  }
-
-  showDice(values, rolling) {
-    showDice(this.controls, values, rolling);
-  }
-
-  renderControls(v) {
-    const dice = this.controls.querySelector(".dice");
-    this.controls.replaceChildren();
-    if (dice) this.controls.append(dice);
-    if (this.board) this.board.setChoices([], null);
-    if (!v) return;
-    if (v.lastRoll.length) this.showDice(v.lastRoll, false);
-    if (v.over) return;
-    const mine = v.yourWaits || [];
-    const roll = mine.find((w) => w.kind === "roll");
-    const choose = mine.find((w) => w.kind === "choose-path");
-    const cur = v.players[v.current];
-    if (roll) {
-      this.controls.append(h("button", { type: "button", id: "roll", class: "primary big", onclick: (e) => {
-        e.target.disabled = true;
-        this.send("roll");
-      } }, "Roll the dice"));
-    } else if (choose) {
-      this.controls.append(h("p", { class: "ask" }, "Which way? Click a highlighted space."),
-        h("div", { class: "choices" }, v.choices.map((id) =>
-          h("button", { type: "button", class: "choice", dataset: { space: id }, onclick: () => this.send("choose-path", { space: id }) }, this.spaceName(id)))));
-      this.board?.setChoices(v.choices, (id) => this.send("choose-path", { space: id }));
-    } else if (cur) {
-      const w = v.waits[0];
-      const what = !w ? "" : w.kind === "roll" ? "to roll" : w.kind === "choose-path" ? "to choose a way" : "to read a message";
-      this.controls.append(h("p", { class: "hint", id: "waiting" }, `Waiting for ${v.players[w ? w.player : v.current].name} ${what}`));
+  async leave() {
+    if (!confirm("Leave this match?")) return;
+    try {
+      await api("POST", `/api/matches/${this.id}/leave`, { token: this.secrets.token });
+      saveSecrets(this.id, { token: "" });
+      this.reconnect();
+    } catch (err) {
+      this.say(err.message);
     }
   }
 
-  renderPrompt(v) {
-    const p = v.prompt;
-    const mine = p && p.pending.includes(this.you);
-    if (!mine) {
-      if (this.dialog.open) this.dialog.close();
-      return;
-    }
-    const text = h("p", { class: "prompt-text", id: "prompt-text" }, p.segments.map((s) =>
-      s.color ? h("span", { style: `color:${safeColour(s.color)}` }, s.text) : s.text));
-    const ok = h("button", { type: "button", id: "ack", class: "primary", onclick: () => {
-      ok.disabled = true;
-      this.send("ack");
-      this.dialog.close();
-    } }, "OK");
-    this.dialog.replaceChildren(h("h2", {}, this.spaceName(p.space)), text, h("p", {}, ok));
-    if (!this.dialog.open) this.dialog.showModal();
+  // carrySecrets gives a rematch the secrets of this match: its seats are
+  // played with the same ones.
+  carrySecrets(next) {
+    saveSecrets(next, secrets(this.id));
   }
 
-  addLog(e) {
-    if (!e.text) return;
-    const li = h("li", { class: `entry kind-${e.kind} type-${e.type || ""}`, style: `--depth:${e.depth}`, dataset: { seq: e.seq, depth: e.depth } },
-      e.player >= 0 && e.kind === "event" ? h("span", { class: "dot", style: `background:${colour(e.player)}` }) : null, e.text);
+  async rematch() {
+    try {
+      const res = await api("POST", `/api/matches/${this.id}/rematch`, { token: this.secrets.token || "", owner: this.secrets.owner || "" });
+      this.carrySecrets(res.id);
+      location.href = res.url;
+    } catch (err) {
+      this.say(err.message);
+    }
+  }
+
+  // addLog appends a log entry: its text in players' words, indented by
+  // its depth in a cascade, with the engine's detail for designers.
+  addLog(e, extra = {}) {
+    if (!e.text && !e.detail) return null;
+    const li = h("li", { class: `entry kind-${e.kind} type-${e.type || ""}` + (e.text ? "" : " detail-only"),
+      style: `--depth:${Math.min(extra.depth ?? e.depth, 8)}`, dataset: { seq: e.seq, depth: e.depth, ...(extra.data || {}) } },
+      e.seat >= 0 && e.kind === "event" && e.text ? h("span", { class: "dot", style: `background:${colour(e.seat)}`, "aria-hidden": "true" }) : null,
+      e.text ? h("span", { class: "text" }, e.text) : null,
+      e.detail ? h("span", { class: "detail" }, e.detail) : null);
     this.logEl.append(li);
     this.logEl.scrollTop = this.logEl.scrollHeight;
+    return li;
+  }
+
+  // commands returns the legal commands whose JSON matches the filter's
+  // members.
+  commands(filter = {}) {
+    return this.legal.filter((c) => Object.entries(filter).every(([k, v]) => c.data[k] === v));
   }
 }
 
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-// safeColour lets through only the #rrggbb colours placeholders make.
-function safeColour(c) {
-  return /^#[0-9a-fA-F]{3,8}$/.test(c) ? c : "inherit";
+// beep plays a short tone: it is your turn.
+function beep() {
+  try {
+    const ctx = new AudioContext();
+    const o = ctx.createOscillator();
+    const g = ctx.createGain();
+    o.frequency.value = 660;
+    g.gain.value = 0.08;
+    o.connect(g).connect(ctx.destination);
+    o.start();
+    o.stop(ctx.currentTime + 0.15);
+  } catch {
+    // No sound where the browser allows none.
+  }
 }

@@ -71,6 +71,16 @@ export function saveSecrets(matchID, s) {
   localStorage.setItem("tabula:" + matchID, JSON.stringify({ ...secrets(matchID), ...s }));
 }
 
+// secretQuery is the query string that gives the server a match's
+// secrets (and any extra parameters).
+export function secretQuery(s, extra = {}) {
+  const q = new URLSearchParams();
+  for (const k of ["token", "owner", "invite"]) if (s[k]) q.set(k, s[k]);
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null && v !== "") q.set(k, v);
+  const text = q.toString();
+  return text ? "?" + text : "";
+}
+
 // Player colours, by seat.
 export const colours = ["#e63946", "#1d70d6", "#2a9d3f", "#f4a30b", "#8e44ad", "#12a6a6", "#d6336c", "#6b4f2a", "#555", "#ff7f50", "#4b0082", "#2f4f4f"];
 

@@ -1,0 +1,45 @@
+// The generic match view: for a pack without a renderer of its own, what
+// the viewer may play as buttons, the log, and the view itself for the
+// curious. Pack renderers extend it.
+import { h } from "./util.js";
+
+export class GenericPlay {
+  constructor(page) {
+    this.page = page;
+  }
+
+  async show(state) {
+    for (const e of state.entries) this.page.addLog(e);
+    this.renderPlayers(state.view);
+    this.renderControls(state);
+    this.renderView(state.view);
+  }
+
+  renderView(v) {
+    const page = this.page;
+    page.boardEl.replaceChildren(h("details", { class: "raw-view" }, h("summary", {}, "What the game shows you (raw)"),
+      h("pre", {}, JSON.stringify(v, null, 2))));
+  }
+
+  renderPlayers() {
+    const page = this.page;
+    page.playersEl.replaceChildren(...page.summary.seats.map((seat, i) =>
+      h("li", { class: "player", dataset: { seat: i } }, h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === page.you ? " — you" : ""))));
+  }
+
+  // renderControls offers every legal command as a button.
+  renderControls(state) {
+    const page = this.page;
+    page.controls.replaceChildren();
+    if (!state.legal.length) return;
+    page.controls.append(h("div", { class: "choices", role: "group", "aria-label": "your move" }, state.legal.map((c, i) =>
+      h("button", { type: "button", class: "option" + (i === 0 ? " primary" : ""), onclick: (e) => {
+        for (const b of page.controls.querySelectorAll("button")) b.disabled = true;
+        page.send(c.data);
+      } }, c.text))));
+  }
+
+  rejected() {
+    for (const b of this.page.controls.querySelectorAll("button")) b.disabled = false;
+  }
+}

@@ -1,0 +1,66 @@
+// The replay viewer: a finished match stepped through move by move on its
+// board, or jumped to any point, with what happened up to there.
+import { h, api, secretQuery } from "./util.js";
+
+export class ReplayViewer {
+  constructor(page) {
+    this.page = page;
+    this.n = 0;
+  }
+
+  async start() {
+    const page = this.page;
+    page.conn.textContent = "replay";
+    const q = secretQuery(page.secrets);
+    let rp;
+    try {
+      rp = await api("GET", `/api/matches/${page.id}/replay${q}`);
+    } catch (err) {
+      page.say(err.message);
+      return;
+    }
+    if (rp.match.status !== "finished") {
+      page.tableEl.replaceChildren(h("p", {}, "This match is not over yet: ", h("a", { href: `/m/${page.id}` }, "watch it live"), "."));
+      return;
+    }
+    this.total = rp.commands.length;
+    this.rp = rp;
+    page.summary = rp.match;
+    this.slider = h("input", { type: "range", id: "replay-step", min: 0, max: this.total, value: 0, "aria-label": "move",
+      oninput: (e) => this.go(Number(e.target.value)) });
+    this.label = h("span", { id: "replay-label", role: "status" });
+    const button = (id, text, f) => h("button", { type: "button", id, onclick: f }, text);
+    page.tableEl.classList.add("compact");
+    page.tableEl.replaceChildren(h("p", {}, h("span", { class: "badge done" }, "replay"), " ", rp.match.result || "", " ",
+      h("a", { href: `/m/${page.id}` }, "back to the match")),
+    h("div", { class: "replay-bar" },
+      button("replay-first", "⏮", () => this.go(0)),
+      button("replay-prev", "◀ move", () => this.go(this.n - 1)),
+      this.slider,
+      button("replay-next", "move ▶", () => this.go(this.n + 1)),
+      button("replay-last", "⏭", () => this.go(this.total)),
+      this.label));
+    page.root.addEventListener("keydown", (e) => {
+      if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+      if (e.key === "ArrowRight") this.go(this.n + 1);
+      if (e.key === "ArrowLeft") this.go(this.n - 1);
+    });
+    await this.go(0);
+  }
+
+  async go(n) {
+    n = Math.max(0, Math.min(this.total, n));
+    const page = this.page;
+    const step = await api("GET", `/api/matches/${page.id}/replay/${n}${secretQuery(page.secrets)}`);
+    this.n = n;
+    this.slider.value = n;
+    this.label.textContent = `after move ${n} of ${this.total}`;
+    page.logEl.replaceChildren();
+    page.renderer.board = null;
+    page.boardEl.hidden = false;
+    page.you = -1;
+    page.legal = [];
+    await page.renderer.show({ view: step.view, legal: [], entries: step.entries, hash: step.hash }, false);
+    page.root.dataset.hash = step.hash;
+  }
+}
