@@ -15,6 +15,7 @@ import (
 type relay struct {
 	min, max      int
 	defaultRounds int
+	roles         []string
 	// plan says what game seed does; nil: plainPlan.
 	plan func(seed uint64) plan
 	// tally, if set, makes the matches game.Talliers.
@@ -40,7 +41,7 @@ type plan struct {
 func plainPlan(seed uint64) plan { return plan{length: 4, winner: int(seed % 2)} }
 
 func (g *relay) Info() game.Info {
-	return game.Info{Pack: "relay", Name: "Relay", MinPlayers: g.min, MaxPlayers: g.max, DefaultMaxRounds: g.defaultRounds}
+	return game.Info{Pack: "relay", Name: "Relay", MinPlayers: g.min, MaxPlayers: g.max, DefaultMaxRounds: g.defaultRounds, Roles: g.roles}
 }
 
 func (g *relay) Drawing() any { return nil }

@@ -40,9 +40,9 @@ type Report struct {
 	FairShare float64 `json:"fairShare"`
 	// Seats are the players' wins, by player, in the order of Players.
 	Seats []Wins `json:"seats"`
-	// Positions are the wins by seat ("seat 1" starts), when the players
-	// were rotated; without rotation each player kept one seat, and Seats
-	// says it all.
+	// Positions are the wins by seat ("seat 1", or "seat 1 (heroes)" when
+	// the game names its seats), when the players were rotated; without
+	// rotation each player kept one seat, and Seats says it all.
 	Positions []Wins `json:"positions,omitempty"`
 	// Endings counts how the finished games ended, by the outcome's
 	// reason, most frequent first.
@@ -285,7 +285,12 @@ func (a *accumulator) report() *Report {
 		r.Failed.First = []Failure{}
 	}
 	if r.Rotate {
-		r.Positions = wins(a.seatWins, a.decided, func(i int) string { return "seat " + strconv.Itoa(i+1) })
+		r.Positions = wins(a.seatWins, a.decided, func(i int) string {
+			if i < len(a.info.Roles) && a.info.Roles[i] != "" {
+				return "seat " + strconv.Itoa(i+1) + " (" + a.info.Roles[i] + ")"
+			}
+			return "seat " + strconv.Itoa(i+1)
+		})
 	}
 	for _, ps := range a.pieces {
 		p := ps.Piece

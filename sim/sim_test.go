@@ -346,6 +346,18 @@ func TestRotationSharesTheFirstSeat(t *testing.T) {
 	}
 }
 
+func TestPositionsNameTheGamesSeats(t *testing.T) {
+	def := &relay{min: 2, max: 2, roles: []string{"heroes", "monsters"}}
+	r := run(t, def, Config{Games: 10, Players: []string{"Ann", "Bob"}, Rotate: true})
+	var names []string
+	for _, w := range r.Positions {
+		names = append(names, w.Name)
+	}
+	if got, want := strings.Join(names, ", "), "seat 1 (heroes), seat 2 (monsters)"; got != want {
+		t.Errorf("positions %q; want %q", got, want)
+	}
+}
+
 // takeOne is a Nim bot that always takes one counter.
 type takeOne struct{}
 

@@ -33,10 +33,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 
-	p("\nWins (%d games had a winner; fair share %s; 95%% Wilson interval)\n", r.Decided, percent(r.FairShare))
+	p("\nWins (%s had a winner; fair share %s; 95%% Wilson interval)\n", plural(r.Decided, "game"), percent(r.FairShare))
 	writeWins(bw, "player", r.Seats)
 	if len(r.Positions) > 0 {
-		p("\nWins by seat (the players changed seats game by game; seat 1 starts)\n")
+		p("\nWins by seat (the players changed seats from game to game)\n")
 		writeWins(bw, "seat", r.Positions)
 	}
 
@@ -47,7 +47,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 
-	p("\nGame length (the %d games ended by the rules)\n", r.Finished)
+	p("\nGame length (the %s ended by the rules)\n", plural(r.Finished, "game"))
 	if r.Finished == 0 {
 		p("  no game ended by the rules\n")
 	} else {
@@ -65,7 +65,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 
-	p("\nPieces (totals, and per game over the %d games played to their end)\n", r.Played())
+	p("\nPieces (totals, and per game over the %s played to their end)\n", plural(r.Played(), "game"))
 	if len(r.Pieces) == 0 {
 		p("  none: the game keeps no tally of its pieces\n")
 	} else {
