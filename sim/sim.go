@@ -242,10 +242,11 @@ func Run(ctx context.Context, def game.Definition, cfg Config) (*Report, error) 
 			for k := range b.played {
 				acc.add(&b.games[k])
 			}
-			folded += b.played
-			stopped = b.played < b.want
-			free <- b
-			if cfg.Progress != nil && b.played > 0 {
+			played := b.played
+			folded += played
+			stopped = played < b.want
+			free <- b // b belongs to the workers again: not to be read
+			if cfg.Progress != nil && played > 0 {
 				cfg.Progress(folded)
 			}
 		}
