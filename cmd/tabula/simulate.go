@@ -1,10 +1,198 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
 	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/sim"
 )
 
+// simulateOptions are the flags of `tabula simulate`.
+type simulateOptions struct {
+	games, workers, maxRounds, maxCommands int
+	players                                string
+	seed                                   uint64
+	rotate, asJSON                         bool
+	html                                   string
+}
+
 func newSimulate(ps game.Packs) *cobra.Command {
-	return &cobra.Command{Use: "simulate FILE", Short: "Play many bot games and report how the game plays"}
+	var o simulateOptions
+	c := &cobra.Command{
+		Use:   "simulate FILE",
+		Short: "Play many bot games of any game and report how it plays",
+		Long: `Simulate plays a game many times with bots in every seat and reports how long
+games last (commands and rounds), the win rate of each player (and, with
+--rotate, of each seat) with its 95% Wilson interval, how many games hit the
+round limit and why, and what each piece did (drones and cards, characters,
+spaces): firings, damage, kills.
+
+--players is a number of players, named P1, P2, …, or their names separated
+by commas. Games run in parallel on --workers goroutines; game i has its own
+seed derived from --seed, so the report is the same whatever the number of
+workers: only its timing differs. --json prints the report as JSON; --html
+also writes it as one self-contained page. Ctrl+C stops early and reports the
+games played. See docs/simulate.md.`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("simulate: give one game file\n%s", c.UsageString())
+			}
+			return simulate(c, ps, args[0], o)
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&o.games, "games", 1000, "number of games to play")
+	f.StringVar(&o.players, "players", "", `number of players (named P1, P2, …) or comma-separated names (default: the game's minimum)`)
+	f.Uint64Var(&o.seed, "seed", 1, "master seed: every game's seed is derived from it")
+	f.IntVar(&o.workers, "workers", 0, "games played at once (0: one per CPU)")
+	f.IntVar(&o.maxRounds, "max-rounds", 0, "stop a game that has not ended after this many rounds (0: the game's own limit)")
+	f.IntVar(&o.maxCommands, "max-commands", sim.DefaultMaxCommands, "count a game still going after this many commands as failed")
+	f.BoolVar(&o.rotate, "rotate", false, "move the players one seat on from game to game")
+	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	f.StringVar(&o.html, "html", "", "also write the report as a self-contained HTML page to this file")
+	return c
+}
+
+func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) error {
+	out, errOut := c.OutOrStdout(), c.ErrOrStderr()
+	switch {
+	case o.games < 1:
+		return usageError("simulate: --games must be at least 1, not %d", o.games)
+	case o.workers < 0:
+		return usageError("simulate: --workers must be 0 (one per CPU) or more, not %d", o.workers)
+	case o.maxRounds < 0:
+		return usageError("simulate: --max-rounds must be 0 (the game's own limit) or more, not %d", o.maxRounds)
+	case o.maxCommands < 1:
+		return usageError("simulate: --max-commands must be at least 1, not %d", o.maxCommands)
+	}
+	_, def, _, err := load(ps, path)
+	var de *diagError
+	if errors.As(err, &de) {
+		de.list.Print(errOut)
+		return failed
+	}
+	if err != nil {
+		return usageError("simulate: %v", err)
+	}
+	info := def.Info()
+	players, err := playerNames(o.players, info)
+	if err != nil {
+		return usageError("simulate: --players: %v", err)
+	}
+	if err := info.CheckPlayers(len(players)); err != nil {
+		return usageError("simulate: %v: change --players", err)
+	}
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+	defer stop()
+	cfg := sim.Config{Games: o.games, Players: players, Seed: o.seed, Workers: o.workers, MaxRounds: o.maxRounds,
+		MaxCommands: o.maxCommands, Rotate: o.rotate}
+	var bar *progressbar.ProgressBar
+	if isTerminal(errOut) {
+		bar = progressbar.NewOptions(o.games,
+			progressbar.OptionSetWriter(errOut),
+			progressbar.OptionSetDescription("simulating"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("games"),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+		cfg.Progress = func(done int) { bar.Set(done) }
+	}
+	r, err := sim.Run(ctx, def, cfg)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return usageError("simulate: %v", err)
+	}
+	if r.Interrupted {
+		fmt.Fprintf(errOut, "tabula: interrupted: reporting the first %d of %d games\n", r.Games, r.Requested)
+	}
+	if o.html != "" {
+		if err := writeFile(o.html, r.WriteHTML); err != nil {
+			return err
+		}
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	if err := r.WriteText(out); err != nil {
+		return err
+	}
+	if o.html != "" {
+		fmt.Fprintf(out, "\nReport written to %s\n", o.html)
+	}
+	return nil
+}
+
+// writeFile writes a file with write, reporting failures with its name.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	return nil
+}
+
+// playerNames reads --players: a number of players, or their names; by
+// default, the game's minimum number.
+func playerNames(arg string, info game.Info) ([]string, error) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		arg = strconv.Itoa(max(1, info.MinPlayers))
+	}
+	if n, err := strconv.Atoi(arg); err == nil {
+		if n < 1 || n > 64 {
+			return nil, fmt.Errorf("give between 1 and 64 players, not %d", n)
+		}
+		names := make([]string, n)
+		for i := range names {
+			names[i] = "P" + strconv.Itoa(i+1)
+		}
+		return names, nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, name := range strings.Split(arg, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return nil, fmt.Errorf("%q has an empty name: give a number of players or names separated by commas", arg)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("two players are called %q", name)
+		}
+		seen[name] = true
+		names = append(names, name)
+	}
+	if len(names) > 64 {
+		return nil, fmt.Errorf("give at most 64 players, not %d", len(names))
+	}
+	return names, nil
+}
+
+// isTerminal reports whether w is a terminal, where a progress bar belongs.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
