@@ -32,6 +32,9 @@ type State struct {
 	Finished []int
 	// LastRoll is the last dice result.
 	LastRoll []int
+	// Dice are the scripted rolls not rolled yet (game.Setup.Dice), each a
+	// roll's total; once they run out the dice are rolled from the seed.
+	Dice []int
 	// Prompt is the message waiting to be acknowledged, if any.
 	Prompt *Prompt
 	// SkipRun counts the turns skipped in a row.
