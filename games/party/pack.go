@@ -20,6 +20,17 @@ type Pack struct {
 	codeTypes []engine.EventType
 }
 
+// What the pack offers through the game interface.
+var (
+	_ game.Pack       = (*Pack)(nil)
+	_ game.Cataloger  = (*Pack)(nil)
+	_ game.Definition = (*Definition)(nil)
+	_ game.Match      = (*Match)(nil)
+	_ game.Botter     = (*Match)(nil)
+	_ game.Texter     = (*Match)(nil)
+	_ game.Parser     = (*Match)(nil)
+)
+
 // NewPack returns the party pack, with its own registries.
 func NewPack() *Pack {
 	types := engine.NewTypes(eventNames...)

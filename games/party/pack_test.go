@@ -754,3 +754,35 @@ func TestSourcesAndArchives(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// FuzzApply: no command, however malformed, makes a match panic, and one
+// that is rejected changes nothing.
+func FuzzApply(f *testing.F) {
+	for _, c := range []string{`{"kind":"roll"}`, `{"player":0,"kind":"choose-path"}`, `{"kind":"choose-path","space":"5"}`,
+		`{"kind":"choose-path","value":99}`, `{"kind":"ack","value":-1}`, `{"kind":"roll","value":1e99}`, `{"player":null}`} {
+		f.Add(0, []byte(c))
+	}
+	def := compileFile(f, "../../examples/party/default.json")
+	f.Fuzz(func(t *testing.T, seat int, data []byte) {
+		m := start(t, def, game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1, Dice: []int{4}})
+		// Ann rolls 4: everybody acknowledges the warm-up, and she stands at
+		// the fork of space 4.
+		for _, c := range []played{{0, json.RawMessage(`{"kind":"roll"}`)}, {0, json.RawMessage(`{"kind":"ack"}`)}, {1, json.RawMessage(`{"kind":"ack"}`)}} {
+			if err := m.Apply(c.seat, c.data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if w := m.Waits(); len(w) != 1 || w[0].Kind != KindChoosePath {
+			t.Fatalf("waits %+v, want Ann at a fork", w)
+		}
+		h := m.Hash()
+		if err := m.Apply(seat, data); err != nil {
+			if !engine.IsRejected(err) {
+				t.Fatalf("%s: %v is not a rejection", data, err)
+			}
+			if m.Hash() != h {
+				t.Fatalf("%s was rejected but changed the match", data)
+			}
+		}
+	})
+}

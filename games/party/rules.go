@@ -117,7 +117,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 // allSeats are the seat numbers 0, 1, 2, …: the addressees of prompts are
 // slices of it, shared and never changed.
 var allSeats = func() []int {
-	out := make([]int, 64)
+	out := make([]int, MaxSeats)
 	for i := range out {
 		out[i] = i
 	}

@@ -476,18 +476,18 @@ func TestViewAndEntries(t *testing.T) {
 		sp("3", nil),
 	}, "Ann", "Bob")
 	play(t, g, rollCmd(0, 1))
-	v := g.ViewOf(0)
+	v := g.view(0)
 	if len(v.YourWaits) != 1 || v.YourWaits[0].Kind != KindChoosePath || !slices.Equal(v.Choices, []string{"2", "3"}) {
 		t.Fatalf("Ann's view: waits %+v choices %v", v.YourWaits, v.Choices)
 	}
-	if len(g.ViewOf(1).YourWaits) != 0 || len(g.ViewOf(game.Spectator).Choices) != 0 {
+	if len(g.view(1).YourWaits) != 0 || len(g.view(game.Spectator).Choices) != 0 {
 		t.Error("Bob or a spectator is asked to choose")
 	}
 	// A page answers by the space clicked.
 	if err := g.Play(0, Command{Kind: KindChoosePath, Space: "2"}); err != nil {
 		t.Fatal(err)
 	}
-	v = g.ViewOf(1)
+	v = g.view(1)
 	if v.Prompt == nil || v.Prompt.Text != "Drink!" || !slices.Equal(v.Prompt.Pending, []int{0, 1}) {
 		t.Fatalf("prompt view %+v", v.Prompt)
 	}

@@ -23,8 +23,9 @@ type Scenario struct {
 	Players   []string `yaml:"players"`
 	Seed      uint64   `yaml:"seed"`
 	MaxRounds int      `yaml:"maxRounds"`
-	// Rolls are the dice results, in order; after them the dice are
-	// rolled from the seed (or the scenario stops: see Until).
+	// Rolls are the results of the match's rolls, in order, whoever rolls
+	// (the match's scripted dice, game.Setup.Dice); after them the dice
+	// are rolled from the seed (or the scenario stops: see Until).
 	Rolls []int `yaml:"rolls"`
 	// Choices are fork choices in order, as option numbers (0 = the first
 	// connection); Paths are the same as space ids. After them, a bot
@@ -56,7 +57,8 @@ type Expect struct {
 	// Prompts is the exact ordered list of prompt texts shown.
 	Prompts []string `yaml:"prompts"`
 	// Log lists lines that must appear in the action log, in this order
-	// (other lines may come between them).
+	// (other lines may come between them): an entry's text, or its detail
+	// in the engine's words (see traceLines).
 	Log []string `yaml:"log"`
 }
 

@@ -68,12 +68,11 @@ type EventView struct {
 
 // View returns what the given seat (or game.Spectator) sees, as a *View.
 func (m *Match) View(seat int) any {
-	v := m.ViewOf(seat)
+	v := m.view(seat)
 	return &v
 }
 
-// ViewOf is View with its own type.
-func (m *Match) ViewOf(seat int) View {
+func (m *Match) view(seat int) View {
 	s, def := m.s, m.def
 	v := View{
 		You: seat, Phase: s.Phase, Round: s.Round(), Turn: s.Turn, Current: s.Current,
