@@ -58,8 +58,9 @@ func (d *Definition) Start(s game.Setup) (game.Match, error) {
 
 // NewMatch starts a match with the setup's players, in seat order, whose
 // number must be within the board's limits (Info). Its scripted dice are
-// rolls' totals, rolled in order before random ones. It runs until the
-// first player is asked to roll.
+// rolls' totals, rolled in order before random ones; its round limit is
+// DefaultMaxRounds when the setup gives none. It runs until the first
+// player is asked to roll.
 func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 	if err := d.Info().CheckPlayers(len(setup.Players)); err != nil {
 		return nil, err
