@@ -59,7 +59,7 @@ type GameRules struct {
 	Win []WinCondition
 }
 
-// StartingPositions say where players start (spec §11).
+// StartingPositions say where players start.
 type StartingPositions struct {
 	Mode         string   // single, spread, random, custom
 	SpaceIDs     []string // candidates; empty: spaces typed "start", else the first space

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tabulagames/tabula/game"
 )
 
 var updateBotGames = flag.Bool("update-bot-games", false, "rewrite testdata/bot-games.golden")
@@ -21,10 +23,7 @@ func TestBotGamesGolden(t *testing.T) {
 	def := compileFile(t, "../../examples/party/default.json")
 	var got strings.Builder
 	for seed := range uint64(8) {
-		g, err := NewGame(def, []string{"Ann", "Bob", "Cy", "Di"}, Options{Seed: seed, MaxRounds: 40})
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := start(t, def, game.Setup{Players: []string{"Ann", "Bob", "Cy", "Di"}, Seed: seed, MaxRounds: 40})
 		hashes, log := botGame(t, g, seed)
 		h := sha256.New()
 		for _, hash := range hashes[1:] {
@@ -32,7 +31,7 @@ func TestBotGamesGolden(t *testing.T) {
 		}
 		io.WriteString(h, log)
 		commands := len(hashes) - 1
-		fmt.Fprintf(&got, "seed %d: %d commands, %d log records, %x\n", seed, commands, len(g.Match.Records()), h.Sum(nil))
+		fmt.Fprintf(&got, "seed %d: %d commands, %d log records, %x\n", seed, commands, g.LogLen(), h.Sum(nil))
 	}
 	golden := filepath.Join("testdata", "bot-games.golden")
 	if *updateBotGames {

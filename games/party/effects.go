@@ -9,32 +9,6 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-// effects are every state change of the party game: the turn's own steps
-// (start, roll, step, end) and the actions board events run.
-var effects = engine.NewEffects()
-
-// The turn's effects, run by the match itself between commands.
-var (
-	callStartGame = engine.Register(effects, "START_GAME", startGame).ID
-	callBeginTurn = engine.Register(effects, "BEGIN_TURN", beginTurn).ID
-	callRoll      = engine.Register(effects, "ROLL", roll).ID
-	callStep      = engine.Register(effects, "STEP", step).ID
-	callEndTurn   = engine.Register(effects, "END_TURN", endTurn).ID
-)
-
-func init() {
-	engine.Register(effects, PromptAllPlayers, promptAll)
-	engine.Register(effects, PromptCurrentPlayer, promptCurrent)
-	engine.Register(effects, SetPlayerState, setPlayerState)
-	engine.Register(effects, DisplacePlayer, displacePlayer)
-	engine.Register(effects, ApplyEffect, applyEffect)
-	engine.Register(effects, SetPlayerSpace, setPlayerSpace)
-	engine.Register(effects, ForceStop, forceStop)
-	engine.Register(effects, SwapPlaces, swapPlaces)
-	engine.Register(effects, SetStat, setStat)
-	engine.Register(effects, ChangeStat, changeStat)
-}
-
 // playerEvent returns an event about the current player at their space.
 func (s *State) playerEvent(t engine.EventType) engine.Event {
 	ev := engine.NewEvent(t)
@@ -62,7 +36,7 @@ func (s *State) arrive(c *engine.Ctx, space int) {
 
 // --- the turn ---
 
-// startGame places every player on their starting space (spec §11).
+// startGame places every player on their starting space.
 func startGame(c *engine.Ctx, s *State, _ struct{}) error {
 	r := s.board.Rules.Start
 	cands := startCandidates(s.def)
@@ -198,22 +172,18 @@ func (s *State) nobodyCanPlay() bool {
 	return true
 }
 
-type rollArgs struct {
-	// Value is a scripted result; 0 rolls the board's dice.
-	Value int
-}
-
-func roll(c *engine.Ctx, s *State, a rollArgs) error {
+// roll rolls the dice for the current player: the next scripted roll of
+// the match's setup, if any is left (a total, checked against the dice when
+// the match starts), else the board's dice from the match's "dice" stream.
+func roll(c *engine.Ctx, s *State, _ struct{}) error {
 	dice := s.board.Rules.Dice
 	if s.Phase != PhaseRoll {
 		return engine.Rejectf("%s cannot roll now", s.player().Name)
 	}
 	s.LastRoll = s.LastRoll[:0]
-	total := a.Value
-	if total != 0 {
-		if total < dice.Count || total > dice.Count*dice.Sides {
-			return engine.Rejectf("a roll of %d is impossible with %dd%d", total, dice.Count, dice.Sides)
-		}
+	total := 0
+	if len(s.Dice) > 0 {
+		total, s.Dice = s.Dice[0], s.Dice[1:]
 		s.LastRoll = append(s.LastRoll, total)
 	} else {
 		stream := c.Rand("dice")
@@ -268,12 +238,8 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 	return nil
 }
 
-// The kinds of decisions a party match asks for.
-const (
-	KindChoosePath = "choose-path"
-	KindAck        = "ack"
-)
-
+// spaceLabel names a space for the log and the options of a fork: its name
+// and its id ("Shortcut (5)"), or its id alone.
 func spaceLabel(sp *Space) string {
 	if sp.Name != "" && !strings.EqualFold(sp.Name, sp.ID) {
 		return sp.Name + " (" + sp.ID + ")"
@@ -281,8 +247,17 @@ func spaceLabel(sp *Space) string {
 	return sp.ID
 }
 
+// spaceTitle names a space as players call it: its name, or its id when it
+// has none.
+func spaceTitle(sp *Space) string {
+	if sp.Name != "" {
+		return sp.Name
+	}
+	return sp.ID
+}
+
 // movePlayer moves a player to a space as a move of their walk: it costs a
-// move (if any remain) and is recorded in the movement history (spec §5.2).
+// move (if any remain) and is recorded in the movement history.
 func (s *State) movePlayer(p *Player, to int) {
 	round := s.Round()
 	if len(p.History) == 0 {
@@ -434,7 +409,7 @@ func setPlayerState(c *engine.Ctx, s *State, a StateArgs) error {
 }
 
 // displacePlayer moves the current player: forward by giving them more
-// steps to walk, back along their movement history (spec §5.5).
+// steps to walk, back along their movement history.
 func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 	p := s.player()
 	ev := s.playerEvent(evDisplaced)

@@ -7,36 +7,45 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/game"
 )
 
-// Load reads a party board: a JSON file in the v1 or v3 format, or a bundle
-// folder (a folder holding a board.json manifest, or that manifest itself).
-// It checks the board against the published JSON Schema and the rules of
-// the game, and returns every problem found. The board is nil when there
-// are errors; warnings may come with a valid board.
+// Load reads a party board on disk: a JSON file in the v1 or v3 format, or
+// a bundle (a folder holding a board.json manifest, or that manifest
+// itself). It checks the board against the published JSON Schema
+// (docs/schema/board-1.schema.json) and the rules of the game — duplicate
+// and dangling space ids, unknown triggers, actions, effects and
+// placeholders, missing or mistyped payload members, CODE conditions that
+// do not compile, and anything else that would stall the original game —
+// and returns every problem found, sorted by file and position. The board
+// is nil when there are errors; warnings may come with a valid board.
 func Load(path string) (*Board, diag.List) {
-	info, err := os.Stat(path)
+	src, err := game.Open(path, game.Limits{})
 	if err != nil {
 		return nil, diag.List{readError(path, err)}
 	}
-	if info.IsDir() {
-		return loadBundle(path)
+	return readSource(src)
+}
+
+// readSource reads the board at src: a bundle folder, a bundle manifest
+// or a board file. Every file is read through src.
+func readSource(src *game.Source) (*Board, diag.List) {
+	if src.IsDir() {
+		return loadBundle(src, manifestName)
 	}
-	data, err := os.ReadFile(path)
+	data, err := src.Data()
 	if err != nil {
-		return nil, diag.List{readError(path, err)}
+		return nil, diag.List{readError(src.Name(), err)}
 	}
 	if isManifest(data) {
-		return loadBundle(filepath.Dir(path))
+		return loadBundle(src, src.Main())
 	}
-	return Parse(path, data)
+	return Parse(src.Name(), data)
 }
 
 // Parse reads a board from the bytes of a JSON file (v1 or v3; a bundle
@@ -72,26 +81,24 @@ func Parse(file string, data []byte) (*Board, diag.List) {
 func readError(path string, err error) diag.Diagnostic {
 	msg := err.Error()
 	var pe *fs.PathError
+	var le *game.LimitError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		msg = "no such file or folder"
+	case errors.As(err, &le):
+		msg = le.Error()
 	case errors.As(err, &pe):
 		msg = pe.Err.Error()
 	}
 	return diag.Diagnostic{File: path, Severity: diag.Error, Message: "cannot read the board: " + msg}
 }
 
-// Detect reports whether a file (data holds its bytes) or a folder (data is
-// nil) is a party board: a folder with a board.json bundle manifest, or
-// JSON with top-level "spaces" (v1), a v3 game ("type": "game" or
+// detect reports whether a file's bytes are a party board: JSON with
+// top-level "spaces" (v1), a v3 game ("type": "game" or
 // "board": {"topology"}) or a bundle manifest. JSON too broken to decode
 // counts when it mentions "spaces" or "topology", so that its syntax
 // errors are reported.
-func Detect(path string, data []byte) bool {
-	if data == nil {
-		manifest, err := os.ReadFile(filepath.Join(path, "board.json"))
-		return err == nil && isManifest(manifest)
-	}
+func detect(data []byte) bool {
 	var obj map[string]any
 	if err := json.Unmarshal(data, &obj); err != nil {
 		var se *json.SyntaxError

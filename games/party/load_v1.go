@@ -15,7 +15,7 @@ func defaultRules() GameRules {
 	return GameRules{Dice: Dice{Count: 1, Sides: 6}, Start: StartingPositions{Mode: "single", Distribution: "round-robin"}}
 }
 
-// v1 reads the board format of spec §1: {"metadata": {…}, "spaces": […]}.
+// v1 reads the original's first board format: {"metadata": {…}, "spaces": […]}.
 func (p *parser) v1(pt *part, obj map[string]any) *Board {
 	pt.schemaDef = "v1"
 	b := &Board{File: pt.file, SpacesFile: pt.file, Format: "v1", EngineType: "turn-based", Rules: defaultRules()}
@@ -130,7 +130,7 @@ func configMaxTurns(pt *part, cfg map[string]any, ptr string) int {
 	return int(n)
 }
 
-// rulesV1 reads v1 gameRules (spec §12).
+// rulesV1 reads v1 gameRules.
 func (p *parser) rulesV1(pt *part, gr map[string]any, ptr string, r *GameRules) {
 	pt.checkKeys(gr, ptr, "gameRules", []string{"players", "turns", "victory", "movement", "constraints"})
 	if pl, ok := pt.obj(gr, ptr, "players"); ok {
@@ -211,7 +211,7 @@ var (
 	distributions = []string{"round-robin", "sequential"}
 )
 
-// startingPositions reads startingPositions (spec §11).
+// startingPositions reads startingPositions.
 func (p *parser) startingPositions(pt *part, m map[string]any, ptr string, v3 bool) StartingPositions {
 	known := []string{"mode", "spaceIds", "distribution"}
 	if v3 {

@@ -2,15 +2,14 @@ package party
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
+	"path"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/game"
 )
 
-// v3 reads the single-file game definition of spec §19.1:
+// v3 reads the single-file game definition of the original's version 3:
 // {"type": "game", "metadata", "requirements", "engine", "rules", "board": {"topology", "rendering"}}.
 func (p *parser) v3(pt *part, obj map[string]any) *Board {
 	pt.schemaDef = "v3"
@@ -198,18 +197,22 @@ func (p *parser) rulesV3(pt *part, m map[string]any, ptr string, r *GameRules) {
 // are read.
 var bundleParts = []string{"engine", "metadata", "dependencies", "rules", "settings", "ui", "topology"}
 
-// loadBundle reads a bundle folder (spec §19.1): a board.json manifest
-// naming the files of the parts, which together make a v3 game.
-func loadBundle(dir string) (*Board, diag.List) {
+// manifestName is the name of a bundle's manifest in its folder.
+const manifestName = "board.json"
+
+// loadBundle reads a bundle: a manifest (named manifest in src) naming
+// the files of the parts, which together make a v3 game. Every file is
+// read through src.
+func loadBundle(src *game.Source, manifest string) (*Board, diag.List) {
 	p := &parser{}
-	manifest := filepath.Join(dir, "board.json")
-	data, err := os.ReadFile(manifest)
+	mfile := src.Path(manifest)
+	data, err := src.ReadFile(manifest)
 	if err != nil {
-		d := readError(manifest, err)
+		d := readError(mfile, err)
 		d.Message = "not a bundle: a bundle folder holds a board.json manifest (" + strings.TrimPrefix(d.Message, "cannot read the board: ") + ")"
 		return nil, diag.List{d}
 	}
-	mp := p.newPart(manifest, data)
+	mp := p.newPart(mfile, data)
 	root, ok := mp.decode()
 	if !ok {
 		return p.finish(nil)
@@ -220,7 +223,7 @@ func loadBundle(dir string) (*Board, diag.List) {
 		return p.finish(nil)
 	}
 	mp.schemaDef = "bundleManifest"
-	b := &Board{File: dir, Format: "bundle", EngineType: "turn-based", Rules: defaultRules()}
+	b := &Board{File: src.Path(path.Dir(manifest)), Format: "bundle", EngineType: "turn-based", Rules: defaultRules()}
 	mp.checkKeys(obj, "", "a bundle manifest", []string{"schema_version", "id", "paths", "assetsRoot"})
 	if v, has := obj["schema_version"]; !has {
 		mp.errorf("/schema_version", "a bundle manifest needs \"schema_version\": 2")
@@ -239,6 +242,7 @@ func loadBundle(dir string) (*Board, diag.List) {
 	}
 	mp.checkKeys(paths, "/paths", "paths", bundleParts)
 	parts := map[string]map[string]any{}
+	files := map[string]*part{}
 	for _, key := range bundleParts {
 		rel, ok := mp.str(paths, "/paths", key)
 		if !ok {
@@ -248,17 +252,18 @@ func loadBundle(dir string) (*Board, diag.List) {
 			continue
 		}
 		pptr := "/paths/" + key
-		if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		name, err := src.Resolve(manifest, rel)
+		if err != nil {
 			mp.errorf(pptr, "%q must be a path inside the bundle folder", rel)
 			continue
 		}
-		file := filepath.Join(dir, filepath.FromSlash(rel))
-		pdata, err := os.ReadFile(file)
+		pdata, err := src.ReadFile(name)
 		if err != nil {
-			mp.errorf(pptr, "cannot read %q: %s", rel, strings.TrimPrefix(readError(file, err).Message, "cannot read the board: "))
+			mp.errorf(pptr, "cannot read %q: %s", rel, strings.TrimPrefix(readError(name, err).Message, "cannot read the board: "))
 			continue
 		}
-		pt := p.newPart(file, pdata)
+		pt := p.newPart(src.Path(name), pdata)
+		files[key] = pt
 		v, ok := pt.decode()
 		if !ok {
 			continue
@@ -279,7 +284,7 @@ func loadBundle(dir string) (*Board, diag.List) {
 		if !ok {
 			continue
 		}
-		pt := p.partOf(filepath.Join(dir, filepath.FromSlash(paths[key].(string))))
+		pt := files[key]
 		switch key {
 		case "engine":
 			pt.checkKeys(m, "", "the engine file", []string{"type", "config"})
@@ -303,10 +308,4 @@ func loadBundle(dir string) (*Board, diag.List) {
 		return p.finish(nil)
 	}
 	return p.finish(b)
-}
-
-// partOf returns the part read from a file.
-func (p *parser) partOf(file string) *part {
-	i := slices.IndexFunc(p.parts, func(pt *part) bool { return pt.file == file })
-	return p.parts[i]
 }

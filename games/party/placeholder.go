@@ -12,8 +12,7 @@ import (
 )
 
 // Prompt messages may hold placeholders such as {{RANDOM_WORD}} or
-// {{RANDOM_NUMBER(1, 6)}}, expanded each time the prompt is shown (spec
-// §10). Names are case-insensitive. A placeholder's arguments may hold
+// {{RANDOM_NUMBER(1, 6)}}, expanded each time the prompt is shown. Names are case-insensitive. A placeholder's arguments may hold
 // placeholders themselves, expanded first ({{RANDOM_COLOR({{RANDOM_WORD}})}}),
 // up to maxPlaceholderDepth levels. Unknown placeholders, and placeholders
 // with wrong arguments, are shown as written; Validate reports them.

@@ -5,19 +5,20 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 )
 
 // botGame plays a match to its end with bots, returning the state hash
 // after every command and the whole log.
-func botGame(t *testing.T, g *Game, botSeed uint64) ([]string, string) {
+func botGame(t *testing.T, g *Match, botSeed uint64) ([]string, string) {
 	t.Helper()
 	bots := rng.New(botSeed).Stream("bots")
 	hashes := []string{g.Hash()}
-	for !g.Over() {
+	for !g.s.Over {
 		moved := false
-		for seat := range g.Players {
-			if cmd, ok := g.BotCommand(seat, bots); ok {
-				if err := g.Apply(cmd); err != nil {
+		for seat := range g.s.Players {
+			if cmd, ok := g.Bot(seat, bots); ok {
+				if err := g.Play(seat, cmd); err != nil {
 					t.Fatal(err)
 				}
 				hashes = append(hashes, g.Hash())
@@ -41,19 +42,12 @@ func botGame(t *testing.T, g *Game, botSeed uint64) ([]string, string) {
 func TestResetIsANewGame(t *testing.T) {
 	def := compileFile(t, "../../examples/party/default.json")
 	players := []string{"Ann", "Bob", "Cy"}
-	reused, err := NewGame(def, players, Options{Seed: 99, MaxRounds: 30})
-	if err != nil {
-		t.Fatal(err)
-	}
+	reused := start(t, def, game.Setup{Players: players, Seed: 99, MaxRounds: 30})
 	botGame(t, reused, 1)
 	for seed := range uint64(5) {
-		opt := Options{Seed: seed, MaxRounds: 30}
-		fresh, err := NewGame(def, players, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fresh := start(t, def, game.Setup{Players: players, Seed: seed, MaxRounds: 30})
 		wantHashes, wantLog := botGame(t, fresh, seed)
-		if err := reused.Reset(opt); err != nil {
+		if err := reused.Reset(seed); err != nil {
 			t.Fatal(err)
 		}
 		gotHashes, gotLog := botGame(t, reused, seed)
@@ -65,8 +59,8 @@ func TestResetIsANewGame(t *testing.T) {
 				t.Fatalf("seed %d: the hashes differ after command %d", seed, i)
 			}
 		}
-		if len(reused.Commands) != len(wantHashes)-1 {
-			t.Errorf("seed %d: %d commands kept, want %d", seed, len(reused.Commands), len(wantHashes)-1)
+		if reused.commands != len(wantHashes)-1 {
+			t.Errorf("seed %d: %d commands counted, want %d", seed, reused.commands, len(wantHashes)-1)
 		}
 	}
 }

@@ -9,61 +9,11 @@ import (
 	"github.com/tabulagames/tabula/games/party/code"
 )
 
-// The event types of the party game. ON_ENTER, ON_LAND and ON_EXIT are what
-// board events listen to; the others say what the turn and the actions did,
-// for the log and the page, and CODE conditions are checked after each.
-var (
-	types        = engine.NewTypes()
-	evEnter      = types.Intern(OnEnter)
-	evLand       = types.Intern(OnLand)
-	evExit       = types.Intern(OnExit)
-	evGameStart  = types.Intern("GAME_STARTED")
-	evTurnStart  = types.Intern("TURN_STARTED")
-	evTurnSkip   = types.Intern("TURN_SKIPPED")
-	evRolled     = types.Intern("ROLLED")
-	evBlocked    = types.Intern("MOVE_BLOCKED")
-	evPrompted   = types.Intern("PROMPTED")
-	evState      = types.Intern("STATE_CHANGED")
-	evDisplaced  = types.Intern("DISPLACED")
-	evTeleported = types.Intern("TELEPORTED")
-	evEffect     = types.Intern("EFFECT_APPLIED")
-	evStopped    = types.Intern("STOPPED")
-	evSwapped    = types.Intern("SWAPPED")
-	evStat       = types.Intern("STAT_CHANGED")
-	evTurnEnd    = types.Intern("TURN_ENDED")
-	evGameOver   = types.Intern("GAME_ENDED")
-)
-
-// codeTypes are the types a CODE trigger listens to: its condition is
-// checked after the roll, every step and every action (as the original
-// checks its events after the roll and after each step), not when turns
-// begin or end.
-var codeTypes = func() []engine.EventType {
-	var out []engine.EventType
-	for i := range types.Len() {
-		switch t := engine.EventType(i); t {
-		case evGameStart, evTurnStart, evTurnSkip, evTurnEnd, evGameOver:
-		default:
-			out = append(out, t)
-		}
-	}
-	return out
-}()
-
-// Rules are the engine rules of every party match: board events run on a
-// priority agenda (highest priority first, ties in board order) and each
-// fires at most once per step.
-var Rules = &engine.Rules{
-	Types:   types,
-	Effects: effects,
-	Policy:  engine.PriorityAgenda,
-	Guard:   engine.PerTrigger,
-}
-
 // Definition is a board ready to play: its events turned into triggers,
 // its graph indexed. It is built once per board and shared by its matches.
 type Definition struct {
 	Board *Board
+	pack  *Pack
 	// next and prev are each space's successors (in listed order, without
 	// duplicates) and predecessors (in board order).
 	next, prev [][]int
@@ -90,11 +40,11 @@ type eventRef struct {
 	arg any
 }
 
-// Compile prepares a loaded board for play. It fails only on boards that
-// bypassed validation (a dangling connection, a CODE condition that does
-// not compile).
-func Compile(b *Board) (*Definition, error) {
-	d := &Definition{Board: b, byID: make(map[string]int, len(b.Spaces)), win: map[int]bool{}}
+// Compile prepares a loaded board for play with the pack's rules. It fails
+// only on boards that bypassed validation (a dangling connection, a CODE
+// condition that does not compile).
+func (p *Pack) Compile(b *Board) (*Definition, error) {
+	d := &Definition{Board: b, pack: p, byID: make(map[string]int, len(b.Spaces)), win: map[int]bool{}}
 	if len(b.Spaces) == 0 {
 		return nil, fmt.Errorf("%s: the board has no spaces", b.File)
 	}
@@ -167,7 +117,7 @@ func Compile(b *Board) (*Definition, error) {
 // allSeats are the seat numbers 0, 1, 2, …: the addressees of prompts are
 // slices of it, shared and never changed.
 var allSeats = func() []int {
-	out := make([]int, 64)
+	out := make([]int, MaxSeats)
 	for i := range out {
 		out[i] = i
 	}
@@ -200,7 +150,7 @@ func (d *Definition) EventOf(t *engine.Trigger) (space, event int, ok bool) {
 
 // trigger turns one board event into an engine trigger.
 func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, error) {
-	call, err := effects.Call(ev.Action.Type, ev.Action.Args)
+	call, err := d.pack.fx.call(ev.Action)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +189,7 @@ func (d *Definition) trigger(space, index int, ev *Event) (*engine.Trigger, erro
 			}
 			return nil, fmt.Errorf("%s", msg)
 		}
-		t.On = codeTypes
+		t.On = d.pack.codeTypes
 		t.Scope = engine.Anywhere
 		t.Condition = codeCondition{cond: cond, space: space}
 	default:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 )
 
 // ev builds a board event.
@@ -26,70 +27,98 @@ func sp(id string, to []string, events ...Event) Space {
 
 func next(id string) []string { return []string{id} }
 
+// testPack is the pack the tests compile boards with.
+var testPack = NewPack()
+
 // compileFile loads and compiles a board file that must be valid.
-func compileFile(t *testing.T, path string) *Definition {
+func compileFile(t testing.TB, path string) *Definition {
 	t.Helper()
-	b, list := Load(path)
-	if list.HasErrors() {
+	def, list := testPack.LoadFile(path)
+	if def == nil {
 		t.Fatal(list)
 	}
-	def, err := Compile(b)
+	return def
+}
+
+// compileBoard compiles a board built by a test.
+func compileBoard(t testing.TB, b *Board) *Definition {
+	t.Helper()
+	for i := range b.Spaces {
+		for j := range b.Spaces[i].Events {
+			b.Spaces[i].Events[j].Pointer = fmt.Sprintf("/spaces/%d/events/%d", i, j)
+		}
+	}
+	def, err := testPack.Compile(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return def
 }
 
-func newTestGame(t *testing.T, spaces []Space, players ...string) *Game {
+// start starts a match of a definition that must accept its setup.
+func start(t testing.TB, def *Definition, setup game.Setup) *Match {
 	t.Helper()
-	b := &Board{File: "test.json", Spaces: spaces, Rules: GameRules{Dice: Dice{Count: 1, Sides: 6}}}
-	for i := range b.Spaces {
-		for j := range b.Spaces[i].Events {
-			b.Spaces[i].Events[j].Pointer = fmt.Sprintf("/spaces/%d/events/%d", i, j)
-		}
-	}
-	def, err := Compile(b)
+	m, err := def.NewMatch(setup, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := NewGame(def, players, Options{Seed: 7, MaxRounds: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return m
 }
 
-// play applies commands, acknowledging prompts as they come.
-func play(t *testing.T, g *Game, cmds ...Command) {
+func newTestGame(t *testing.T, spaces []Space, players ...string) *Match {
+	t.Helper()
+	def := compileBoard(t, &Board{File: "test.json", Spaces: spaces, Rules: GameRules{Dice: Dice{Count: 1, Sides: 6}}})
+	return start(t, def, game.Setup{Players: players, Seed: 7, MaxRounds: 50})
+}
+
+// seatCmd is a seat's command, as play plays it; a roll may script the
+// dice's result.
+type seatCmd struct {
+	seat   int
+	cmd    Command
+	rolled int
+}
+
+// rollCmd is a roll of the seat whose result is n.
+func rollCmd(seat, n int) seatCmd {
+	return seatCmd{seat: seat, cmd: Command{Kind: KindRoll}, rolled: n}
+}
+
+// play plays commands, acknowledging prompts as they come. A scripted roll
+// is put in the match's scripted dice just before it is rolled, as a setup
+// with those dice would have it.
+func play(t *testing.T, m *Match, cmds ...seatCmd) {
 	t.Helper()
 	for _, c := range cmds {
-		ackAll(t, g)
-		if err := g.Apply(c); err != nil {
+		ackAll(t, m)
+		if c.rolled != 0 {
+			m.s.Dice = append(m.s.Dice, c.rolled)
+			m.e.Touch()
+		}
+		if err := m.Play(c.seat, c.cmd); err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
 	}
-	ackAll(t, g)
+	ackAll(t, m)
 }
 
-func ackAll(t *testing.T, g *Game) {
+func ackAll(t *testing.T, m *Match) {
 	t.Helper()
 	for {
-		ws := g.Waits()
+		ws := m.Waits()
 		if len(ws) == 0 || ws[0].Kind != KindAck {
 			return
 		}
-		if err := g.Apply(Command{Player: ws[0].Player, Kind: KindAck}); err != nil {
+		if err := m.Play(ws[0].Player, Command{Kind: KindAck}); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-func rollCmd(seat, n int) Command { return Command{Player: seat, Kind: KindRoll, Value: n} }
-
-func firings(g *Game) []string {
+func firings(m *Match) []string {
 	var out []string
-	for _, f := range g.Firings() {
-		out = append(out, g.Players[f.Player]+": "+g.FiringLine(f))
+	for _, f := range m.Firings() {
+		out = append(out, m.s.Players[f.Player].Name+": "+m.FiringLine(f))
 	}
 	return out
 }
@@ -133,7 +162,7 @@ func TestPriorityOrdersEventsOfOneSettle(t *testing.T) {
 	g := newTestGame(t, []Space{sp("1", next("2")), sp("2", nil, lo, hi)}, "Ann")
 	play(t, g, rollCmd(0, 1))
 	// CRITICAL runs first (order 1), then LOW sets 10.
-	if v := g.State.Players[0].StatValue("order"); v != 10 {
+	if v := g.s.Players[0].StatValue("order"); v != 10 {
 		t.Errorf("order = %v, want 10 (CRITICAL before LOW)", v)
 	}
 	want := []string{"Ann: 2 ON_LAND CHANGE_STAT", "Ann: 2 ON_LAND SET_STAT"}
@@ -154,25 +183,26 @@ func TestForkIsADecision(t *testing.T) {
 		t.Fatalf("waits %+v, want Ann choosing between 2 paths", ws)
 	}
 	before := g.Hash()
-	for _, bad := range []Command{
-		{Player: 1, Kind: KindChoosePath, Value: 0},
-		{Player: 0, Kind: KindChoosePath, Value: 2},
-		{Player: 0, Kind: KindAck},
-		{Player: 0, Kind: KindRoll},
+	for _, bad := range []seatCmd{
+		{seat: 1, cmd: Command{Kind: KindChoosePath, Value: 0}},
+		{seat: 0, cmd: Command{Kind: KindChoosePath, Value: 2}},
+		{seat: 0, cmd: Command{Kind: KindChoosePath, Space: "1"}},
+		{seat: 0, cmd: Command{Kind: KindAck}},
+		{seat: 0, cmd: Command{Kind: KindRoll}},
 	} {
-		if err := g.Apply(bad); !engine.IsRejected(err) {
+		if err := g.Play(bad.seat, bad.cmd); !engine.IsRejected(err) {
 			t.Errorf("%+v: %v, want rejected", bad, err)
 		}
 	}
-	if g.Hash() != before || len(g.Commands) != 1 {
+	if g.Hash() != before || g.commands != 1 {
 		t.Error("rejected commands changed the match")
 	}
-	play(t, g, Command{Player: 0, Kind: KindChoosePath, Value: 1})
-	if p := g.State.Players[0]; p.Space != 2 || p.StatValue("went") != 3 {
+	play(t, g, seatCmd{seat: 0, cmd: Command{Kind: KindChoosePath, Value: 1}})
+	if p := g.s.Players[0]; p.Space != 2 || p.StatValue("went") != 3 {
 		t.Errorf("Ann on %d went %v, want space index 2 and stat 3", p.Space, p.StatValue("went"))
 	}
-	if g.State.Current != 1 || g.Waits()[0].Kind != KindRoll {
-		t.Errorf("after Ann's turn: current %d, waits %+v", g.State.Current, g.Waits())
+	if g.s.Current != 1 || g.Waits()[0].Kind != KindRoll {
+		t.Errorf("after Ann's turn: current %d, waits %+v", g.s.Current, g.Waits())
 	}
 }
 
@@ -187,12 +217,12 @@ func TestTeleportCostsAMoveAndFiresTheDestination(t *testing.T) {
 	// Roll 3: step to 2 (2 left), teleport to 9 costs one (1 left), then a
 	// step to 10 (0 left) lands there.
 	play(t, g, rollCmd(0, 3))
-	p := g.State.Players[0]
+	p := g.s.Players[0]
 	if got := []float64{p.StatValue("entered9"), p.StatValue("landed9"), p.StatValue("landed10")}; !slices.Equal(got, []float64{1, 0, 1}) {
 		t.Errorf("entered9, landed9, landed10 = %v, want [1 0 1]", got)
 	}
-	if g.Def.Board.Spaces[p.Space].ID != "10" {
-		t.Errorf("Ann ends on %s, want 10", g.Def.Board.Spaces[p.Space].ID)
+	if g.def.Board.Spaces[p.Space].ID != "10" {
+		t.Errorf("Ann ends on %s, want 10", g.def.Board.Spaces[p.Space].ID)
 	}
 	// A teleport on ON_LAND (no moves left) lands on the destination in
 	// the same cascade.
@@ -202,10 +232,10 @@ func TestTeleportCostsAMoveAndFiresTheDestination(t *testing.T) {
 		sp("9", nil, ev(OnLand, ChangeStat, ChangeStatArgs{Stat: "landed9", Delta: 1})),
 	}, "Ann")
 	play(t, g, rollCmd(0, 1))
-	if g.State.Players[0].StatValue("landed9") != 1 {
+	if g.s.Players[0].StatValue("landed9") != 1 {
 		t.Error("the teleport's destination ON_LAND did not fire")
 	}
-	recs := g.Match.Records()
+	recs := g.e.Records()
 	var depths []int32
 	for _, r := range recs {
 		if r.Kind == engine.RecFired {
@@ -225,13 +255,13 @@ func TestMoveBackAlongHistory(t *testing.T) {
 		sp("4", nil),
 	}, "Ann")
 	play(t, g, rollCmd(0, 2))
-	p := g.State.Players[0]
+	p := g.s.Players[0]
 	if p.Space != 0 || p.StatValue("back1") != 1 {
 		t.Fatalf("Ann on space %d (back1 %v), want back on 1 with its ON_LAND fired", p.Space, p.StatValue("back1"))
 	}
 	var marks []string
 	for _, mv := range p.History {
-		marks = append(marks, fmt.Sprintf("%s%v", g.Def.Board.Spaces[mv.Space].ID, map[bool]string{true: "B", false: ""}[mv.Backtracked]))
+		marks = append(marks, fmt.Sprintf("%s%v", g.def.Board.Spaces[mv.Space].ID, map[bool]string{true: "B", false: ""}[mv.Backtracked]))
 	}
 	if got := strings.Join(marks, " "); got != "1 2B 3B" {
 		t.Errorf("history %s, want 1 2B 3B", got)
@@ -239,8 +269,8 @@ func TestMoveBackAlongHistory(t *testing.T) {
 	// Moving back again goes from the remaining history, not the marked moves.
 	play(t, g, rollCmd(0, 1)) // 1 → 2
 	play(t, g, rollCmd(0, 1)) // 2 → 3: back 2 → 1
-	if g.State.Players[0].Space != 0 {
-		t.Errorf("second move back ends on %d, want 0", g.State.Players[0].Space)
+	if g.s.Players[0].Space != 0 {
+		t.Errorf("second move back ends on %d, want 0", g.s.Players[0].Space)
 	}
 }
 
@@ -252,12 +282,12 @@ func TestSkipTurnsSkipsExactly(t *testing.T) {
 	}, "Ann", "Bob")
 	play(t, g, rollCmd(0, 1), rollCmd(1, 2))
 	// Ann's next turn is skipped: Bob rolls again.
-	if g.State.Current != 1 || g.State.Players[0].State != SkippingTurn {
-		t.Fatalf("current %d, Ann %s: want Bob to play while Ann skips", g.State.Current, g.State.Players[0].State)
+	if g.s.Current != 1 || g.s.Players[0].State != SkippingTurn {
+		t.Fatalf("current %d, Ann %s: want Bob to play while Ann skips", g.s.Current, g.s.Players[0].State)
 	}
 	play(t, g, rollCmd(1, 1))
-	if g.State.Current != 0 || g.State.Players[0].State != Playing {
-		t.Fatalf("current %d, Ann %s: want Ann back and PLAYING", g.State.Current, g.State.Players[0].State)
+	if g.s.Current != 0 || g.s.Players[0].State != Playing {
+		t.Fatalf("current %d, Ann %s: want Ann back and PLAYING", g.s.Current, g.s.Players[0].State)
 	}
 }
 
@@ -269,8 +299,8 @@ func TestSkipDoesNotUndoFinishing(t *testing.T) {
 		sp("3", nil),
 	}, "Ann", "Bob")
 	play(t, g, rollCmd(0, 1), rollCmd(1, 2)) // Ann finishes on 2, Bob walks past it; Ann's next turn begins
-	if st := g.State.Players[0].State; st != CompletedGame || len(g.State.Players[0].Effects) != 0 {
-		t.Errorf("Ann is %s with effects %v, want COMPLETED_GAME and the skip dropped", st, g.State.Players[0].Effects)
+	if st := g.s.Players[0].State; st != CompletedGame || len(g.s.Players[0].Effects) != 0 {
+		t.Errorf("Ann is %s with effects %v, want COMPLETED_GAME and the skip dropped", st, g.s.Players[0].Effects)
 	}
 }
 
@@ -282,13 +312,13 @@ func TestRepeatTurns(t *testing.T) {
 	}, "Ann", "Bob")
 	play(t, g, rollCmd(0, 1))
 	for i := 0; i < 2; i++ {
-		if g.State.Current != 0 {
-			t.Fatalf("extra turn %d went to seat %d", i+1, g.State.Current)
+		if g.s.Current != 0 {
+			t.Fatalf("extra turn %d went to seat %d", i+1, g.s.Current)
 		}
 		play(t, g, rollCmd(0, 1))
 	}
-	if g.State.Current != 1 {
-		t.Errorf("after two extra turns, current %d, want Bob", g.State.Current)
+	if g.s.Current != 1 {
+		t.Errorf("after two extra turns, current %d, want Bob", g.s.Current)
 	}
 }
 
@@ -300,15 +330,15 @@ func TestChangeDirectionWalksBackwards(t *testing.T) {
 		sp("4", nil),
 	}, "Ann")
 	play(t, g, rollCmd(0, 2)) // lands on 3, reversed for its next turn
-	if !g.State.Players[0].Reversed {
+	if !g.s.Players[0].Reversed {
 		t.Fatal("Ann's next turn is not reversed")
 	}
 	play(t, g, rollCmd(0, 2)) // walks 3 → 2 → 1 against the arrows
-	if p := g.State.Players[0]; p.Space != 0 {
+	if p := g.s.Players[0]; p.Space != 0 {
 		t.Fatalf("space %d, want 0 after walking back", p.Space)
 	}
 	play(t, g, rollCmd(0, 1)) // forwards again
-	if p := g.State.Players[0]; p.Space != 1 || p.Reversed {
+	if p := g.s.Players[0]; p.Space != 1 || p.Reversed {
 		t.Errorf("space %d reversed %v, want 1 walking forwards", p.Space, p.Reversed)
 	}
 }
@@ -318,30 +348,31 @@ func TestPromptAllPlayersNeedsEveryAcknowledgement(t *testing.T) {
 		sp("1", next("2")),
 		sp("2", nil, ev(OnLand, PromptAllPlayers, prompt("Everybody drinks")), ev(OnLand, SetStat, SetStatArgs{Stat: "after", Value: 1})),
 	}, "Ann", "Bob", "Cid")
-	if err := g.Apply(rollCmd(0, 1)); err != nil {
+	g.s.Dice = []int{1}
+	if err := g.Play(0, Command{Kind: KindRoll}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(g.Waits()); n != 3 || g.State.Prompt == nil || g.State.Prompt.Text != "Everybody drinks" {
-		t.Fatalf("waits %d prompt %+v, want three acknowledgements of the message", n, g.State.Prompt)
+	if n := len(g.Waits()); n != 3 || g.s.Prompt == nil || g.s.Prompt.Text != "Everybody drinks" {
+		t.Fatalf("waits %d prompt %+v, want three acknowledgements of the message", n, g.s.Prompt)
 	}
 	for _, seat := range []int{2, 0} {
-		if err := g.Apply(Command{Player: seat, Kind: KindAck}); err != nil {
+		if err := g.Play(seat, Command{Kind: KindAck}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if g.State.Players[0].StatValue("after") != 0 {
+	if g.s.Players[0].StatValue("after") != 0 {
 		t.Fatal("the next event ran before Bob acknowledged")
 	}
-	if err := g.Apply(Command{Player: 0, Kind: KindAck}); !engine.IsRejected(err) {
+	if err := g.Play(0, Command{Kind: KindAck}); !engine.IsRejected(err) {
 		t.Errorf("Ann acknowledged twice: %v", err)
 	}
-	if err := g.Apply(Command{Player: 1, Kind: KindAck}); err != nil {
+	if err := g.Play(1, Command{Kind: KindAck}); err != nil {
 		t.Fatal(err)
 	}
-	if g.State.Players[0].StatValue("after") != 1 || g.State.Prompt != nil {
+	if g.s.Players[0].StatValue("after") != 1 || g.s.Prompt != nil {
 		t.Error("the chain did not resume after the last acknowledgement")
 	}
-	for _, p := range g.State.Players {
+	for _, p := range g.s.Players {
 		if p.Prompts != 1 {
 			t.Errorf("%s received %d prompts, want 1", p.Name, p.Prompts)
 		}
@@ -354,7 +385,7 @@ func TestDeadEndLandsEveryTurn(t *testing.T) {
 		sp("2", nil, ev(OnLand, ChangeStat, ChangeStatArgs{Stat: "landed", Delta: 1}), ev(OnEnter, ChangeStat, ChangeStatArgs{Stat: "entered", Delta: 1})),
 	}, "Ann")
 	play(t, g, rollCmd(0, 3), rollCmd(0, 2), rollCmd(0, 5))
-	p := g.State.Players[0]
+	p := g.s.Players[0]
 	if p.StatValue("landed") != 3 || p.StatValue("entered") != 1 {
 		t.Errorf("landed %v entered %v, want 3 and 1", p.StatValue("landed"), p.StatValue("entered"))
 	}
@@ -367,42 +398,38 @@ func TestGameEnds(t *testing.T) {
 	}
 	g := newTestGame(t, finish, "Ann", "Bob")
 	play(t, g, rollCmd(0, 1))
-	if g.Over() {
+	if g.s.Over {
 		t.Fatal("the game ended before Bob finished")
 	}
 	play(t, g, rollCmd(1, 4))
-	if !g.Over() || !slices.Equal(g.State.Winners, []int{0}) || len(g.Waits()) != 0 {
-		t.Errorf("over %v winners %v: want over, Ann first", g.Over(), g.State.Winners)
+	if !g.s.Over || !slices.Equal(g.s.Winners, []int{0}) || len(g.Waits()) != 0 {
+		t.Errorf("over %v winners %v: want over, Ann first", g.s.Over, g.s.Winners)
 	}
-	if err := g.Apply(rollCmd(0, 1)); !engine.IsRejected(err) {
+	if err := g.Play(0, Command{Kind: KindRoll}); !engine.IsRejected(err) {
 		t.Errorf("a command after the end: %v", err)
 	}
 	// A board that never ends stops at the round cap with no winner.
 	loop := newTestGame(t, []Space{sp("1", next("2")), sp("2", next("1"))}, "Ann")
 	r := rng.New(1).Stream("bot")
-	for !loop.Over() {
-		c, ok := loop.BotCommand(0, r)
+	for !loop.s.Over {
+		c, ok := loop.Bot(0, r)
 		if !ok {
 			t.Fatal("nothing to do for the bot")
 		}
-		play(t, loop, c)
+		play(t, loop, seatCmd{seat: 0, cmd: c})
 	}
-	if loop.State.Round() != 51 || len(loop.State.Winners) != 0 || !strings.Contains(loop.State.EndReason, "round cap") {
-		t.Errorf("round %d winners %v reason %q", loop.State.Round(), loop.State.Winners, loop.State.EndReason)
+	if loop.s.Round() != 51 || len(loop.s.Winners) != 0 || !strings.Contains(loop.s.EndReason, "round cap") {
+		t.Errorf("round %d winners %v reason %q", loop.s.Round(), loop.s.Winners, loop.s.EndReason)
 	}
 }
 
 func TestReachEndWins(t *testing.T) {
 	b := []Space{sp("1", next("2")), sp("2", next("3")), sp("3", nil)}
-	board := &Board{Spaces: b, Rules: GameRules{Dice: Dice{1, 6}, Win: []WinCondition{{Type: "reach-end", SpaceIDs: []string{"3"}}}}}
-	def, err := Compile(board)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := NewGame(def, []string{"Ann", "Bob"}, Options{Seed: 1})
+	def := compileBoard(t, &Board{Spaces: b, Rules: GameRules{Dice: Dice{1, 6}, Win: []WinCondition{{Type: "reach-end", SpaceIDs: []string{"3"}}}}})
+	g := start(t, def, game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1})
 	play(t, g, rollCmd(0, 1), rollCmd(1, 6))
-	if !g.Over() || !slices.Equal(g.State.Winners, []int{1}) {
-		t.Errorf("over %v winners %v, want Bob", g.Over(), g.State.Winners)
+	if !g.s.Over || !slices.Equal(g.s.Winners, []int{1}) {
+		t.Errorf("over %v winners %v, want Bob", g.s.Over, g.s.Winners)
 	}
 }
 
@@ -418,10 +445,10 @@ func TestSameSeedSameGame(t *testing.T) {
 		g := newTestGame(t, board, "Ann", "Bob", "Cid")
 		bots := rng.New(99).Stream("bots")
 		var hashes []string
-		for !g.Over() {
+		for !g.s.Over {
 			for _, w := range g.Waits() {
-				c, _ := g.BotCommand(w.Player, bots)
-				if err := g.Apply(c); err != nil {
+				c, _ := g.Bot(w.Player, bots)
+				if err := g.Play(w.Player, c); err != nil {
 					t.Fatal(err)
 				}
 				hashes = append(hashes, g.Hash())
@@ -449,21 +476,18 @@ func TestViewAndEntries(t *testing.T) {
 		sp("3", nil),
 	}, "Ann", "Bob")
 	play(t, g, rollCmd(0, 1))
-	v := g.View(0)
+	v := g.view(0)
 	if len(v.YourWaits) != 1 || v.YourWaits[0].Kind != KindChoosePath || !slices.Equal(v.Choices, []string{"2", "3"}) {
 		t.Fatalf("Ann's view: waits %+v choices %v", v.YourWaits, v.Choices)
 	}
-	if len(g.View(1).YourWaits) != 0 || len(g.View(-1).Choices) != 0 {
+	if len(g.view(1).YourWaits) != 0 || len(g.view(game.Spectator).Choices) != 0 {
 		t.Error("Bob or a spectator is asked to choose")
 	}
-	i, ok := g.ChoiceFor("2")
-	if !ok || i != 0 {
-		t.Fatalf("ChoiceFor(2) = %d %v", i, ok)
-	}
-	if err := g.Apply(Command{Player: 0, Kind: KindChoosePath, Value: i}); err != nil {
+	// A page answers by the space clicked.
+	if err := g.Play(0, Command{Kind: KindChoosePath, Space: "2"}); err != nil {
 		t.Fatal(err)
 	}
-	v = g.View(1)
+	v = g.view(1)
 	if v.Prompt == nil || v.Prompt.Text != "Drink!" || !slices.Equal(v.Prompt.Pending, []int{0, 1}) {
 		t.Fatalf("prompt view %+v", v.Prompt)
 	}
@@ -478,11 +502,12 @@ func TestViewAndEntries(t *testing.T) {
 	}
 	ackAll(t, g)
 	var texts []string
-	for _, e := range g.Entries(0) {
-		texts = append(texts, fmt.Sprintf("%d %s", e.Depth, e.Text))
+	for _, e := range g.Log(game.Spectator, 0) {
+		texts = append(texts, fmt.Sprintf("%d %s|%s|%s", e.Depth, e.At, e.Text, e.Detail))
 	}
 	log := strings.Join(texts, "\n")
-	for _, want := range []string{"0 Ann rolls 1", "0 Ann enters S2 (2)", "1 S2 (2) · ON_LAND → PROMPT_ALL_PLAYERS \"Drink!\"", "1 S2 (2): \"Drink!\"", "1 Ann's drinks: 1", "0 Turn 2: Bob's turn"} {
+	for _, want := range []string{"0 1|Ann rolls 1|", "0 |Waiting for Ann: Which way?|", "0 |Ann takes the way to S2 (2)|", "0 2|Ann enters S2 (2)|",
+		"1 2||↳ S2 (2) · ON_LAND → PROMPT_ALL_PLAYERS \"Drink!\"", "1 2|S2: Drink!|", "1 2|Ann's drinks: 1|", "0 1|Turn 2: Bob's turn|"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}

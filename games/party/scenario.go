@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 )
 
@@ -21,8 +23,9 @@ type Scenario struct {
 	Players   []string `yaml:"players"`
 	Seed      uint64   `yaml:"seed"`
 	MaxRounds int      `yaml:"maxRounds"`
-	// Rolls are the dice results, in order; after them the dice are
-	// rolled from the seed (or the scenario stops: see Until).
+	// Rolls are the results of the match's rolls, in order, whoever rolls
+	// (the match's scripted dice, game.Setup.Dice); after them the dice
+	// are rolled from the seed (or the scenario stops: see Until).
 	Rolls []int `yaml:"rolls"`
 	// Choices are fork choices in order, as option numbers (0 = the first
 	// connection); Paths are the same as space ids. After them, a bot
@@ -54,131 +57,93 @@ type Expect struct {
 	// Prompts is the exact ordered list of prompt texts shown.
 	Prompts []string `yaml:"prompts"`
 	// Log lists lines that must appear in the action log, in this order
-	// (other lines may come between them).
+	// (other lines may come between them): an entry's text, or its detail
+	// in the engine's words (see traceLines).
 	Log []string `yaml:"log"`
 }
 
 // RunScenario runs a party scenario file and compares the outcome with its
 // expectations.
-func RunScenario(path string, data []byte) *scenario.Result {
+func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
 	var sc Scenario
 	r, ok := scenario.Open(path, data, &sc)
 	if !ok {
 		return r
 	}
-	g, err := sc.play(path)
+	m, err := sc.play(p, path)
 	if err != nil {
 		r.Failf("%v", err)
 		return r
 	}
-	sc.check(r, g)
+	sc.check(r, m)
 	return r
 }
 
-// play runs the game of the scenario file at path.
-func (sc *Scenario) play(path string) (*Game, error) {
+// play runs the game of the scenario file at path: the scripted rolls are
+// the match's dice, the scripted choices answer the forks, prompts are
+// acknowledged at once, and a bot chooses where the script has nothing
+// more to say.
+func (sc *Scenario) play(p *Pack, path string) (*Match, error) {
 	if sc.Board == "" {
 		return nil, fmt.Errorf("the scenario names no board (board: path/to/board.json)")
 	}
-	b, list := Load(scenario.Resolve(filepath.Dir(path), sc.Board))
-	if list.HasErrors() || b == nil {
+	def, list := p.LoadFile(scenario.Resolve(filepath.Dir(path), sc.Board))
+	if def == nil {
 		return nil, fmt.Errorf("the board does not load:\n%s", list.Errors())
-	}
-	def, err := Compile(b)
-	if err != nil {
-		return nil, err
-	}
-	players := sc.Players
-	if len(players) == 0 {
-		players = []string{"Player 1"}
-	}
-	maxRounds := sc.MaxRounds
-	if maxRounds == 0 {
-		maxRounds = DefaultMaxRounds
-	}
-	g, err := NewGame(def, players, Options{Seed: sc.Seed, MaxRounds: maxRounds})
-	if err != nil {
-		return nil, err
 	}
 	switch sc.Until {
 	case "", "end", "rolls":
 	default:
 		return nil, fmt.Errorf("until: %q; use end or rolls", sc.Until)
 	}
-	script := Script{Rolls: sc.Rolls, Choices: sc.Choices, Paths: sc.Paths}
+	players := sc.Players
+	if len(players) == 0 {
+		players = []string{"Player 1"}
+	}
+	m, err := def.NewMatch(game.Setup{Players: players, Seed: sc.Seed, MaxRounds: sc.MaxRounds, Dice: sc.Rolls}, Options{})
+	if err != nil {
+		return nil, err
+	}
+	choices, paths := sc.Choices, sc.Paths
 	bots := rng.New(sc.Seed).Stream("bots")
-	for !g.Over() {
-		w := g.Waits()[0]
-		if w.Kind == KindRoll && sc.Until == "rolls" && !script.HasRoll() {
+	for !m.s.Over {
+		w := m.Waits()[0]
+		if w.Kind == KindRoll && sc.Until == "rolls" && len(m.s.Dice) == 0 {
 			break
 		}
-		cmd, err := script.Next(g, w, bots)
-		if err != nil {
-			return nil, err
-		}
-		if err := g.Apply(cmd); err != nil {
-			return nil, fmt.Errorf("command %d (%s by %s): %v", len(g.Commands), cmd.Kind, g.Players[cmd.Player], err)
-		}
-	}
-	return g, nil
-}
-
-// Script feeds scripted dice and choices to a match, then lets bots play:
-// scenario files and `tabula play --rolls --choices` use it.
-type Script struct {
-	Rolls   []int
-	Choices []int
-	Paths   []string
-}
-
-// HasRoll reports whether a scripted roll remains.
-func (s *Script) HasRoll() bool { return len(s.Rolls) > 0 }
-
-// Next returns the command for a wait: the next scripted roll or choice if
-// there is one, else what a bot would do.
-func (s *Script) Next(g *Game, w Wait, bots *rng.Stream) (Command, error) {
-	switch w.Kind {
-	case KindRoll:
-		v := 0
-		if len(s.Rolls) > 0 {
-			v, s.Rolls = s.Rolls[0], s.Rolls[1:]
-		}
-		return Command{Player: w.Player, Kind: KindRoll, Value: v}, nil
-	case KindChoosePath:
+		cmd := Command{Kind: w.Kind}
 		switch {
-		case len(s.Choices) > 0:
-			c := s.Choices[0]
-			s.Choices = s.Choices[1:]
-			if c < 0 || c >= len(w.Options) {
-				return Command{}, fmt.Errorf("scripted choice %d, but the fork has options 0..%d (%s)", c, len(w.Options)-1, strings.Join(w.Options, ", "))
+		case w.Kind != KindChoosePath:
+		case len(choices) > 0:
+			cmd.Value, choices = choices[0], choices[1:]
+			if cmd.Value < 0 || cmd.Value >= len(w.Options) {
+				return nil, fmt.Errorf("scripted choice %d, but the fork has options 0..%d (%s)", cmd.Value, len(w.Options)-1, strings.Join(w.Options, ", "))
 			}
-			return Command{Player: w.Player, Kind: KindChoosePath, Value: c}, nil
-		case len(s.Paths) > 0:
-			id := s.Paths[0]
-			s.Paths = s.Paths[1:]
-			c, ok := g.ChoiceFor(id)
-			if !ok {
-				return Command{}, fmt.Errorf("scripted path %q, but the fork leads to %s", id, strings.Join(w.Options, ", "))
-			}
-			return Command{Player: w.Player, Kind: KindChoosePath, Value: c}, nil
+		case len(paths) > 0:
+			cmd.Space, paths = paths[0], paths[1:]
+		default:
+			cmd, _ = m.Bot(w.Player, bots)
+		}
+		if err := m.Play(w.Player, cmd); err != nil {
+			return nil, fmt.Errorf("command %d (%s by %s): %v", m.commands+1, cmd.Kind, m.s.Players[w.Player].Name, err)
 		}
 	}
-	cmd, _ := g.BotCommand(w.Player, bots)
-	return cmd, nil
+	return m, nil
 }
 
 // check compares a finished scenario with its expectations.
-func (sc *Scenario) check(r *scenario.Result, g *Game) {
+func (sc *Scenario) check(r *scenario.Result, m *Match) {
 	e := &sc.Expect
-	s := g.State
-	player := func(name string) *Player { return &s.Players[slices.Index(g.Players, name)] }
+	s := m.s
+	names := m.e.Players
+	player := func(name string) *Player { return &s.Players[slices.Index(names, name)] }
 	if e.Over != nil {
 		r.Expect("game over", s.Over, *e.Over)
 	}
 	if e.Winners != nil {
 		var got []string
 		for _, w := range s.Winners {
-			got = append(got, g.Players[w])
+			got = append(got, names[w])
 		}
 		r.Expect("winners", fmt.Sprint(got), fmt.Sprint(e.Winners))
 	}
@@ -188,13 +153,13 @@ func (sc *Scenario) check(r *scenario.Result, g *Game) {
 	if e.Rounds != 0 {
 		r.Expect("rounds played", s.LastRound, e.Rounds)
 	}
-	scenario.Each(r, "positions", "player", e.Positions, g.Players, func(name, want string) {
-		r.Expect(name+"'s space", g.Def.Board.Spaces[player(name).Space].ID, want)
+	scenario.Each(r, "positions", "player", e.Positions, names, func(name, want string) {
+		r.Expect(name+"'s space", m.def.Board.Spaces[player(name).Space].ID, want)
 	})
-	scenario.Each(r, "states", "player", e.States, g.Players, func(name, want string) {
+	scenario.Each(r, "states", "player", e.States, names, func(name, want string) {
 		r.Expect(name+"'s state", player(name).State, want)
 	})
-	scenario.Each(r, "stats", "player", e.Stats, g.Players, func(name string, want map[string]float64) {
+	scenario.Each(r, "stats", "player", e.Stats, names, func(name string, want map[string]float64) {
 		for _, stat := range sortedKeys(want) {
 			r.Expect(name+"'s "+stat, player(name).StatValue(stat), want[stat])
 		}
@@ -203,10 +168,10 @@ func (sc *Scenario) check(r *scenario.Result, g *Game) {
 		prefixed := len(e.Firings) > 0 && strings.Contains(e.Firings[0], ": ")
 		depths := len(e.Firings) > 0 && strings.Contains(e.Firings[0], " @")
 		var got []string
-		for _, f := range g.Firings() {
-			line := g.FiringLine(f)
+		for _, f := range m.Firings() {
+			line := m.FiringLine(f)
 			if prefixed {
-				line = g.Players[f.Player] + ": " + line
+				line = names[f.Player] + ": " + line
 			}
 			if depths {
 				line += fmt.Sprintf(" @%d", f.Depth)
@@ -217,18 +182,33 @@ func (sc *Scenario) check(r *scenario.Result, g *Game) {
 	}
 	if e.Prompts != nil {
 		var got []string
-		for _, en := range g.Entries(0) {
-			if en.Type == "PROMPTED" {
-				got = append(got, g.Match.Events[g.Match.Records()[en.Seq].Event].Data.(string))
+		for _, rec := range m.e.Records() {
+			if rec.Kind == engine.RecEvent && m.e.Events[rec.Event].Type == evPrompted {
+				got = append(got, fmt.Sprint(m.e.Events[rec.Event].Data))
 			}
 		}
 		r.ExpectLines("prompts", got, e.Prompts)
 	}
 	if e.Log != nil {
-		var lines []string
-		for _, en := range g.Entries(0) {
-			lines = append(lines, en.Text)
-		}
-		r.ExpectInOrder("log", lines, e.Log)
+		r.ExpectInOrder("log", m.traceLines(), e.Log)
 	}
+}
+
+// traceLines are the lines a scenario's log expectations are looked for
+// in: each log entry's text and, where it has one, its detail in the
+// engine's words (without the mark of a fired event), so that a scenario
+// may name a board event that fired ("Courtyard (7) · CODE → CHANGE_STAT
+// walkers+1") or a state by its name in board files ("Ann is now
+// COMPLETED_GAME").
+func (m *Match) traceLines() []string {
+	var out []string
+	for _, e := range m.Log(game.Spectator, 0) {
+		if e.Text != "" {
+			out = append(out, e.Text)
+		}
+		if e.Detail != "" {
+			out = append(out, strings.TrimPrefix(e.Detail, "↳ "))
+		}
+	}
+	return out
 }

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
 
 // TestSpecScenarios runs the seven scenarios the original game's
-// behavioural specification suggests (its §22), with the fixed semantics,
+// behavioural specification suggests, with the fixed semantics,
 // on the original's own boards.
 func TestSpecScenarios(t *testing.T) {
 	fixtures := sharedDir(t)
@@ -20,12 +21,12 @@ func TestSpecScenarios(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TABULA_SHARED", shared)
-	scenariotest.Run(t, "testdata/spec", 7, RunScenario)
+	scenariotest.Run(t, "testdata/spec", 7, testPack.RunScenario)
 }
 
 // TestExampleScenarios runs the scenarios of our own example boards.
 func TestExampleScenarios(t *testing.T) {
-	scenariotest.Run(t, "../../examples/party", 9, RunScenario)
+	scenariotest.Run(t, "../../examples/party", 9, testPack.RunScenario)
 }
 
 // TestScenarioFailures: a scenario whose expectations do not hold fails,
@@ -37,10 +38,13 @@ func TestScenarioFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ from, to, want string }{
-		{`positions: {Solo: "11"}`, `positions: {Solo: "10"}`, "Solo's space: got 11, want 10"},
-		{`positions: {Solo: "11"}`, `positions: {Sol: "11"}`, `positions: no player "Sol" (did you mean Solo?)`},
+		{`positions: {Solo: "11"`, `positions: {Solo: "10"`, "Solo's space: got 11, want 10"},
+		{`positions: {Solo: "11"`, `positions: {Sol: "11"`, `positions: no player "Sol" (did you mean Solo?)`},
 		{"  rounds: 1\n", "  rounds: 1\n  log: [Solo rolls 6, Solo rolls 5]\n", `log: no line "Solo rolls 5" after "Solo rolls 6"`},
-		{"    - 5 ON_ENTER SET_PLAYER_SPACE @1\n", "", "+ 5 ON_ENTER SET_PLAYER_SPACE @1"},
+		{"    - \"Solo: 5 ON_ENTER SET_PLAYER_SPACE @1\"\n", "", "+ Solo: 5 ON_ENTER SET_PLAYER_SPACE @1"},
+		{"players: [Solo, Duo]", "players: [Solo]", "Tabula Party is for 2 to 8 players, not 1"},
+		{"rolls: [6, 6]", "rolls: [6, 7]", "scripted roll 2 (7) is impossible with 1d6"},
+		{`paths: ["5", "5"]`, `paths: ["5", "9"]`, `space "9" is not one of the ways Duo can go: 5, 6`},
 		{"board: default.json", "board: ${TABULA_NO_SUCH_DIR}/default.json", "cannot read the board: no such file or folder"},
 		{"rounds: 1", "round: 1", "cannot read the scenario"},
 	} {
@@ -48,7 +52,7 @@ func TestScenarioFailures(t *testing.T) {
 		if changed == string(data) {
 			t.Fatalf("%q is not in the scenario", c.from)
 		}
-		if r := RunScenario(path, []byte(changed)); r.Passed() || !strings.Contains(r.String(), c.want) {
+		if r := testPack.RunScenario(path, []byte(changed)); r.Passed() || !strings.Contains(r.String(), c.want) {
 			t.Errorf("with %q: got\n%s\nwant a failure saying %q", c.to, r, c.want)
 		}
 	}
@@ -56,15 +60,13 @@ func TestScenarioFailures(t *testing.T) {
 
 // playBots plays a board with bots to its end (or the round cap) and
 // returns the match.
-func playBots(t testing.TB, def *Definition, players []string, seed uint64) *Game {
-	g, err := NewGame(def, players, Options{Seed: seed, MaxRounds: DefaultMaxRounds})
-	if err != nil {
-		t.Fatal(err)
-	}
+func playBots(t testing.TB, def *Definition, players []string, seed uint64) *Match {
+	g := start(t, def, game.Setup{Players: players, Seed: seed})
 	bots := rng.New(seed).Stream("bots")
-	for !g.Over() {
-		c, _ := g.BotCommand(g.Waits()[0].Player, bots)
-		if err := g.Apply(c); err != nil {
+	for !g.s.Over {
+		seat := g.Waits()[0].Player
+		c, _ := g.Bot(seat, bots)
+		if err := g.Play(seat, c); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -79,15 +81,11 @@ func TestBotsPlayEveryFixture(t *testing.T) {
 	neverEnd := map[string]bool{"test-circular-board.json": true, "test-mini-board.json": true, "test-many-plugins.json": true}
 	played := 0
 	for _, rel := range fixtureFiles(t, root) {
-		b, list := Load(filepath.Join(root, rel))
-		if b == nil || list.HasErrors() {
+		def, _ := testPack.LoadFile(filepath.Join(root, rel))
+		if def == nil {
 			continue
 		}
 		t.Run(rel, func(t *testing.T) {
-			def, err := Compile(b)
-			if err != nil {
-				t.Fatal(err)
-			}
 			players := []string{"Ann", "Bob", "Cid", "Dee"}
 			g := playBots(t, def, players, 42)
 			again := playBots(t, def, players, 42)
@@ -99,13 +97,13 @@ func TestBotsPlayEveryFixture(t *testing.T) {
 			}
 			base := filepath.Base(rel)
 			if neverEnd[base] {
-				if !strings.Contains(g.State.EndReason, "round cap") || len(g.State.Winners) != 0 {
-					t.Errorf("a board that never ends: %q, winners %v", g.State.EndReason, g.State.Winners)
+				if !strings.Contains(g.s.EndReason, "round cap") || len(g.s.Winners) != 0 {
+					t.Errorf("a board that never ends: %q, winners %v", g.s.EndReason, g.s.Winners)
 				}
-			} else if len(g.State.Winners) != 1 {
-				t.Errorf("ended %q with winners %v, want one winner", g.State.EndReason, g.State.Winners)
+			} else if len(g.s.Winners) != 1 {
+				t.Errorf("ended %q with winners %v, want one winner", g.s.EndReason, g.s.Winners)
 			}
-			t.Logf("%s after %d rounds, %d commands", g.State.EndReason, g.State.LastRound, len(g.Commands))
+			t.Logf("%s after %d rounds, %d commands", g.s.EndReason, g.s.LastRound, g.commands)
 		})
 		played++
 	}
@@ -118,11 +116,7 @@ func TestBotsPlayEveryFixture(t *testing.T) {
 func BenchmarkBotGame(b *testing.B) {
 	root := sharedDir(b)
 	for _, rel := range []string{"v1/defaultBoard.json", "v1/defaultBoard-actual.json", "v1/test-mini-board.json", "v3/placeholder-showcase.json"} {
-		bd, list := Load(filepath.Join(root, rel))
-		if bd == nil || list.HasErrors() {
-			b.Fatalf("%s: %v", rel, list)
-		}
-		def, _ := Compile(bd)
+		def := compileFile(b, filepath.Join(root, rel))
 		b.Run(filepath.Base(rel), func(b *testing.B) {
 			b.ReportAllocs()
 			seed := uint64(0)

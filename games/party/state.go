@@ -32,6 +32,9 @@ type State struct {
 	Finished []int
 	// LastRoll is the last dice result.
 	LastRoll []int
+	// Dice are the scripted rolls not rolled yet (game.Setup.Dice), each a
+	// roll's total; once they run out the dice are rolled from the seed.
+	Dice []int
 	// Prompt is the message waiting to be acknowledged, if any.
 	Prompt *Prompt
 	// SkipRun counts the turns skipped in a row.
@@ -152,7 +155,13 @@ func spaceID(i int) engine.EntityID  { return engine.EntityID(spaceEntity + i) }
 func playerID(i int) engine.EntityID { return engine.EntityID(playerEntity + i) }
 
 // AppendCanonical encodes the state for the match's hash: every field that
-// matters, in a fixed order, maps by sorted key.
+// matters, in a fixed order, maps by sorted key. Stored matches are checked
+// against the hashes they were stored with, so the encoding only grows by
+// what earlier matches never had: scripted dice and a simulation's options
+// are written at the end, and only when there are some. A prompt's space
+// and segments are not written: the engine's hash holds them already (the
+// event the match waits in, and the position of the placeholder stream the
+// colours were drawn from).
 func (s *State) AppendCanonical(b []byte) []byte {
 	b = engine.AppendDecimals(b, s.Current, s.RemainingMoves, s.Turn, s.MaxRounds, int(engine.Bit(s.Over)), s.SkipRun, s.LastRound)
 	b = append(b, s.Phase...)
@@ -196,6 +205,14 @@ func (s *State) AppendCanonical(b []byte) []byte {
 			b = engine.AppendDecimals(b, mv.Space, mv.RemainingMoves, mv.Round, int(engine.Bit(mv.Backtracked)))
 		}
 		b = engine.AppendDecimals(b, -2)
+	}
+	if len(s.Dice) > 0 {
+		b = append(b, "dice:"...)
+		b = engine.AppendDecimals(b, s.Dice...)
+	}
+	if s.skipText || s.autoAck {
+		b = append(b, "options:"...)
+		b = engine.AppendDecimals(b, int(engine.Bit(s.skipText)), int(engine.Bit(s.autoAck)))
 	}
 	return b
 }

@@ -4,19 +4,6 @@ import (
 	"github.com/tabulagames/tabula/diag"
 )
 
-// Validate checks a board (a JSON file or a bundle folder) and returns
-// every problem found, sorted by file and position: JSON syntax, the JSON
-// Schema (docs/schema/board-1.schema.json), and the rules of the game —
-// duplicate and dangling space ids, unknown triggers, actions, effects and
-// placeholders, missing or mistyped payload members, CODE conditions that
-// do not compile, and anything else that would stall the original game.
-// The board is valid when the list has no errors; warnings point at what
-// is probably not what the designer meant.
-func Validate(path string) diag.List {
-	_, list := Load(path)
-	return list
-}
-
 // checkRefs reports references to spaces that do not exist.
 func (p *parser) checkRefs(b *Board) {
 	ids := make([]string, len(b.Spaces))

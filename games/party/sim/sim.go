@@ -20,6 +20,7 @@ import (
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/party"
 )
 
@@ -202,7 +203,7 @@ type runner struct {
 	turnLimit             int
 	// game is the match played last, reset for the next game; bots are
 	// the bots' random streams.
-	game *party.Game
+	game *party.Match
 	bots *rng.Streams
 }
 
@@ -219,14 +220,14 @@ var Actions = party.ActionTypes
 var Effects = []string{party.SkipTurns, party.RepeatTurns, party.DoubleTurn, party.ChangeDirection}
 
 func newRunner(def *party.Definition, cfg Config) (*runner, error) {
-	g, err := party.NewGame(def, cfg.Players, party.Options{Seed: 0, MaxRounds: cfg.MaxRounds})
+	g, err := def.NewMatch(game.Setup{Players: cfg.Players, MaxRounds: cfg.MaxRounds}, party.Options{})
 	if err != nil {
 		return nil, err
 	}
 	b := def.Board
 	p := &runner{def: def, cfg: cfg, spaces: len(b.Spaces), statIndex: map[string]int{},
 		turnLimit: TurnsPerRound * len(cfg.Players) * cfg.MaxRounds, bots: rng.New(0)}
-	types := party.Rules.Types
+	types := g.Engine().Rules.Types
 	var ok [3]bool
 	p.evLand, ok[0] = types.Lookup(party.OnLand)
 	p.evEnter, ok[1] = types.Lookup(party.OnEnter)
@@ -256,7 +257,7 @@ func newRunner(def *party.Definition, cfg Config) (*runner, error) {
 		p.statIndex[name] = i
 	}
 	var failed error
-	g.Match.Index.Each(func(t *engine.Instance) {
+	g.Engine().Index.Each(func(t *engine.Instance) {
 		space, event, ok := def.EventOf(t.Def)
 		if !ok || int(t.ID) != len(p.triggers) {
 			failed = errors.New("sim: the match's triggers are not the board's events in order")
@@ -334,13 +335,13 @@ func (p *runner) play(i int, r *gameResult) {
 	r.seed = GameSeed(p.cfg.Seed, i)
 	p.bots.Reset(r.seed)
 	bots := p.bots.Stream("bots")
-	opt := party.Options{Seed: r.seed, MaxRounds: p.cfg.MaxRounds, SkipText: true, AutoAck: true}
 	var err error
-	if p.game == nil || p.game.Match.Err() != nil {
+	if p.game == nil || p.game.Engine().Err() != nil {
 		// A broken match is not used again.
-		p.game, err = party.NewGame(p.def, p.cfg.Players, opt)
+		setup := game.Setup{Players: p.cfg.Players, Seed: r.seed, MaxRounds: p.cfg.MaxRounds}
+		p.game, err = p.def.NewMatch(setup, party.Options{SkipText: true, AutoAck: true})
 	} else {
-		err = p.game.Reset(opt)
+		err = p.game.Reset(r.seed)
 	}
 	if err != nil {
 		p.game = nil
@@ -348,9 +349,10 @@ func (p *runner) play(i int, r *gameResult) {
 		return
 	}
 	g := p.game
+	s := g.State()
+	m := g.Engine()
 	seen := 0 // log records already counted
-	for !g.Over() {
-		m := g.Match
+	for !s.Over {
 		if err := p.step(g, bots); err != nil {
 			r.end, r.err = endFailed, err.Error()
 			p.game = nil
@@ -362,12 +364,11 @@ func (p *runner) play(i int, r *gameResult) {
 			m.ClearLog()
 			seen = 0
 		}
-		if !g.Over() && g.State.Turn > p.turnLimit {
+		if !s.Over && s.Turn > p.turnLimit {
 			r.end = endStalled
 			break
 		}
 	}
-	s := g.State
 	r.turns = s.Turn
 	r.rounds = s.Round()
 	capped := s.Over && r.rounds > p.cfg.MaxRounds
@@ -392,10 +393,10 @@ func (p *runner) play(i int, r *gameResult) {
 
 // step plays the next command: every seat's bot in turn answers what the
 // match waits for.
-func (p *runner) step(g *party.Game, bots *rng.Stream) error {
+func (p *runner) step(g *party.Match, bots *rng.Stream) error {
 	for seat := range p.cfg.Players {
-		if cmd, ok := g.BotCommand(seat, bots); ok {
-			return g.Apply(cmd)
+		if cmd, ok := g.Bot(seat, bots); ok {
+			return g.Play(seat, cmd)
 		}
 	}
 	return errors.New("the match waits for nobody")

@@ -17,20 +17,20 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/party"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// testPack compiles the boards of the tests.
+var testPack = party.NewPack()
+
 func defaultBoard(tb testing.TB) *party.Definition {
 	tb.Helper()
-	b, list := party.Load("../../../examples/party/default.json")
-	if list.HasErrors() {
+	d, list := testPack.LoadFile("../../../examples/party/default.json")
+	if d == nil {
 		tb.Fatal(list)
-	}
-	d, err := party.Compile(b)
-	if err != nil {
-		tb.Fatal(err)
 	}
 	return d
 }
@@ -54,7 +54,7 @@ func tinyBoard(t *testing.T, spaces ...party.Space) *party.Definition {
 	t.Helper()
 	b := &party.Board{File: "tiny.json", Name: "Tiny", Spaces: spaces,
 		Rules: party.GameRules{Dice: party.Dice{Count: 1, Sides: 1}, Start: party.StartingPositions{Mode: "single"}}}
-	d, err := party.Compile(b)
+	d, err := testPack.Compile(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestBrokenGamesAreReported(t *testing.T) {
 	if list.HasErrors() {
 		t.Fatal(list)
 	}
-	def, err := party.Compile(b)
+	def, err := testPack.Compile(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,13 +366,12 @@ func TestBotOptionsPlayTheSameGame(t *testing.T) {
 	for seed := range uint64(30) {
 		var want string
 		for _, opt := range []party.Options{{}, {SkipText: true}, {AutoAck: true}, {SkipText: true, AutoAck: true}} {
-			opt.Seed, opt.MaxRounds = seed, 50
-			g, err := party.NewGame(def, players, opt)
+			g, err := def.NewMatch(game.Setup{Players: players, Seed: seed, MaxRounds: 50}, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			bots := newBots(seed)
-			for !g.Over() {
+			for !g.State().Over {
 				if err := p.step(g, bots); err != nil {
 					t.Fatal(err)
 				}
@@ -381,7 +380,7 @@ func TestBotOptionsPlayTheSameGame(t *testing.T) {
 			for _, f := range g.Firings() {
 				fmt.Fprintf(&b, "%d %s\n", f.Player, g.FiringLine(f))
 			}
-			fmt.Fprintf(&b, "%+v %v %d", g.State.Players, g.State.Winners, g.State.Turn)
+			fmt.Fprintf(&b, "%+v %v %d", g.State().Players, g.State().Winners, g.State().Turn)
 			if want == "" {
 				want = b.String()
 			} else if b.String() != want {

@@ -1,0 +1,224 @@
+package party
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
+)
+
+// Log returns the readable log from record from on. A party game has no
+// secrets: every viewer reads the same log. Text tells each entry in the
+// players' words; Detail, where it differs, in the engine's (the board
+// event that fired, the state or effect by its name in board files). At is
+// the space's id: a page moves a token on an ON_ENTER entry and flashes the
+// space of a fired event.
+func (m *Match) Log(viewer, from int) []game.Entry { return engine.Transcribe(m.e, from, m.entry) }
+
+func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
+	e := game.Entry{Seq: seq, Chain: int(r.Chain), Depth: int(r.Depth), Kind: r.Kind.String(), Seat: -1}
+	switch r.Kind {
+	case engine.RecEvent:
+		return m.eventEntry(e, &m.e.Events[r.Event])
+	case engine.RecFired:
+		f := m.firing(seq, r)
+		sp := &m.def.Board.Spaces[f.Space]
+		e.Seat, e.At, e.Type, e.Subject = f.Player, sp.ID, f.Trigger, spaceLabel(sp)
+		e.Detail = "↳ " + spaceLabel(sp) + " · " + f.Trigger + " → " + describeAction(&sp.Events[f.Event].Action)
+	case engine.RecAsk:
+		e.Seat, e.Subject = int(r.Player), m.s.Players[r.Player].Name
+		_, prompt, _ := strings.Cut(r.Text, ": ") // the engine writes "kind: prompt"
+		e.Text = "Waiting for " + e.Subject + ": " + prompt
+	case engine.RecAnswer:
+		e.Seat, e.Subject = int(r.Player), m.s.Players[r.Player].Name
+		if r.Text == KindAck {
+			e.Text = e.Subject + " acknowledges"
+		} else {
+			e.Text = e.Subject + " takes the way to " + m.wayTaken(seq, r.Choice)
+		}
+	case engine.RecNote, engine.RecError:
+		e.Text = r.Text
+	default:
+		return e, false
+	}
+	return e, true
+}
+
+// eventEntry tells an event.
+func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
+	s := m.s
+	e.Type = eventNames[ev.Type]
+	e.Seat = int(ev.Player)
+	e.Amount = ev.Amount
+	name := ""
+	if ev.Player != engine.NoPlayer {
+		name = s.Players[ev.Player].Name
+		e.Subject = name
+	}
+	loc := ""
+	if ev.Location != engine.NoLocation {
+		sp := &m.def.Board.Spaces[ev.Location]
+		e.At, loc = sp.ID, spaceLabel(sp)
+	}
+	switch ev.Type {
+	case evGameStart:
+		e.Text = fmt.Sprintf("The game starts with %d %s", ev.Amount, plural(ev.Amount, "player"))
+	case evTurnStart:
+		e.Text = fmt.Sprintf("Turn %d: %s's turn", ev.Amount, name)
+	case evTurnSkip:
+		e.Text = name + " skips this turn"
+		if st, _ := ev.Data.(string); st != "" && st != SkippingTurn {
+			e.Text += " (" + stateWords(st) + ")"
+		}
+	case evRolled:
+		e.Text = fmt.Sprintf("%s rolls %d", name, ev.Amount)
+	case evExit:
+		e.Text = name + " leaves " + loc
+	case evEnter:
+		e.Text = name + " enters " + loc
+	case evLand:
+		e.Text = name + " lands on " + loc
+	case evBlocked:
+		e.Text = name + " cannot go further from " + loc
+	case evPrompted:
+		e.Text = spaceTitle(&m.def.Board.Spaces[ev.Location]) + ": " + fmt.Sprint(ev.Data)
+	case evState:
+		st := fmt.Sprint(ev.Data)
+		e.Text = name + " " + stateChange(st)
+		e.Detail = name + " is now " + st
+	case evDisplaced:
+		if ev.Amount < 0 {
+			e.Text = fmt.Sprintf("%s goes back %d", name, -ev.Amount)
+		} else {
+			e.Text = fmt.Sprintf("%s moves %d more", name, ev.Amount)
+		}
+	case evTeleported:
+		e.Text = name + " is sent to " + loc
+	case evEffect:
+		kind := fmt.Sprint(ev.Data)
+		e.Text = name + " " + effectWords(kind, ev.Amount)
+		e.Detail = fmt.Sprintf("%s: %s for %d turn(s)", name, kind, ev.Amount)
+	case evStopped:
+		e.Text = name + " stops"
+	case evSwapped:
+		e.Target = m.e.EntityName(ev.Target)
+		e.Text = name + " swaps places with " + e.Target
+	case evStat:
+		if ch, ok := ev.Data.(StatChange); ok {
+			e.Text = fmt.Sprintf("%s's %s: %s", name, ch.Stat, formatNumber(ch.Display))
+		}
+	case evTurnEnd:
+		return e, false
+	case evGameOver:
+		var names []string
+		for _, w := range s.Winners {
+			names = append(names, s.Players[w].Name)
+		}
+		reason := fmt.Sprint(ev.Data)
+		if len(names) > 0 {
+			e.Text = "Game over: " + strings.Join(names, " and ") + " won"
+			e.Detail = "Game over: " + reason + ". Winner: " + strings.Join(names, ", ")
+		} else {
+			e.Text = "Game over: " + reason + "; no winner"
+		}
+	default:
+		e.Text = e.Type
+	}
+	return e, true
+}
+
+// wayTaken names the space a choice of way at log record seq led to: the
+// space the player entered next. The choice's number stands in if there
+// is none.
+func (m *Match) wayTaken(seq, choice int) string {
+	recs := m.e.Records()
+	for _, r := range recs[seq+1:] {
+		if r.Kind != engine.RecEvent {
+			continue
+		}
+		if ev := &m.e.Events[r.Event]; ev.Type == evEnter {
+			return spaceLabel(&m.def.Board.Spaces[ev.Location])
+		}
+	}
+	return "number " + strconv.Itoa(choice+1)
+}
+
+// stateWords says a player state in the players' words.
+func stateWords(st string) string {
+	if st == CompletedGame {
+		return "finished"
+	}
+	return strings.ToLower(strings.ReplaceAll(st, "_", " "))
+}
+
+// stateChange says what a player's new state means.
+func stateChange(st string) string {
+	switch st {
+	case CompletedGame:
+		return "has finished"
+	case Playing:
+		return "is playing"
+	case SkippingTurn:
+		return "is skipping turns"
+	}
+	return "is " + stateWords(st)
+}
+
+// effectWords says what an effect for some turns does to a player.
+func effectWords(kind string, turns int) string {
+	next, during := "the next turn", "on the next turn"
+	if turns != 1 {
+		next = fmt.Sprintf("the next %d turns", turns)
+		during = "for " + next
+	}
+	switch kind {
+	case SkipTurns:
+		return "skips " + next
+	case RepeatTurns, DoubleTurn:
+		if turns == 1 {
+			return "gets another turn"
+		}
+		return fmt.Sprintf("gets %d more turns", turns)
+	case ChangeDirection:
+		return "walks backwards " + during
+	}
+	return kind + " for " + next
+}
+
+// plural returns word, with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// describeAction says what an action does, briefly, in the board file's
+// words.
+func describeAction(a *Action) string {
+	switch args := a.Args.(type) {
+	case PromptArgs:
+		msg := args.Message
+		if r := []rune(msg); len(r) > 40 {
+			msg = string(r[:40]) + "…"
+		}
+		return fmt.Sprintf("%s %q", a.Type, msg)
+	case StateArgs:
+		return a.Type + " " + args.State
+	case DisplaceArgs:
+		return a.Type + " " + strconv.Itoa(args.Steps)
+	case EffectArgs:
+		return fmt.Sprintf("%s %s(%d)", a.Type, args.Effect.Kind, args.Effect.Turns)
+	case TeleportArgs:
+		return a.Type + " " + args.SpaceID
+	case SetStatArgs:
+		return fmt.Sprintf("%s %s=%s", a.Type, args.Stat, formatNumber(args.Value))
+	case ChangeStatArgs:
+		return fmt.Sprintf("%s %s%+g", a.Type, args.Stat, args.Delta)
+	}
+	return a.Type
+}
+
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

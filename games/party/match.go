@@ -1,0 +1,457 @@
+package party
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
+)
+
+// Options are what a simulation changes in a match, beyond its setup; a
+// match started through the game interface has none.
+type Options struct {
+	// SkipText leaves prompt messages as written, without drawing their
+	// placeholders, for matches nobody reads (bots in a simulation). The
+	// dice, paths, stats and outcome are those of the same match with
+	// text: placeholders draw from their own random stream.
+	SkipText bool
+	// AutoAck has every prompt acknowledged as soon as it is shown,
+	// without asking anyone, as bots would: a simulation then plays the
+	// same games without pausing for their answers.
+	AutoAck bool
+}
+
+// DefaultMaxRounds is the round limit of a match started without one:
+// boards that never end stop there.
+const DefaultMaxRounds = 100
+
+// Match is one party match: the engine match and the party state, and the
+// turn's automatic steps between players' commands. It is a deterministic
+// state machine: the same definition, setup, options and commands give the
+// same log and hash. It implements game.Match, game.Botter, game.Texter
+// and game.Parser.
+type Match struct {
+	def *Definition
+	e   *engine.Match
+	s   *State
+	opt Options
+	// maxRounds is the round limit the match was started with.
+	maxRounds int
+	// commands counts the commands accepted.
+	commands int
+}
+
+// Start begins a match through the game interface (see NewMatch).
+func (d *Definition) Start(s game.Setup) (game.Match, error) {
+	m, err := d.NewMatch(s, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// NewMatch starts a match with the setup's players, in seat order, whose
+// number must be within the board's limits (Info). Its scripted dice are
+// rolls' totals, rolled in order before random ones; its round limit is
+// DefaultMaxRounds when the setup gives none. It runs until the first
+// player is asked to roll.
+func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
+	if err := d.Info().CheckPlayers(len(setup.Players)); err != nil {
+		return nil, err
+	}
+	if err := engine.CheckPlayers(setup.Players); err != nil {
+		return nil, err
+	}
+	if setup.MaxRounds < 0 {
+		return nil, fmt.Errorf("the round limit must not be negative, not %d", setup.MaxRounds)
+	}
+	dice := d.Board.Rules.Dice
+	for i, v := range setup.Dice {
+		if v < dice.Count || v > dice.Count*dice.Sides {
+			return nil, fmt.Errorf("scripted roll %d (%d) is impossible with %dd%d: a roll is %d to %d",
+				i+1, v, dice.Count, dice.Sides, dice.Count, dice.Count*dice.Sides)
+		}
+	}
+	players := slices.Clone(setup.Players)
+	s := &State{Players: make([]Player, len(players))}
+	for i, name := range players {
+		s.Players[i].Name = name
+	}
+	m := &Match{def: d, s: s, opt: opt, maxRounds: setup.MaxRounds, e: engine.NewMatch(d.pack.rules, s, setup.Seed, players)}
+	if err := m.start(setup.Dice); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Reset starts the match over on the same board with the same players,
+// round limit and options and a new seed, without scripted dice, exactly
+// as NewMatch would, but reusing the memory of the match it had: a
+// simulation that plays many games one after another allocates little.
+func (m *Match) Reset(seed uint64) error {
+	m.e.Reset(m.s, seed)
+	return m.start(nil)
+}
+
+// start sets up a new match: the players on no space yet, the board's
+// events placed, and the turn run until the first player is asked to roll.
+func (m *Match) start(dice []int) error {
+	s, def := m.s, m.def
+	players := s.Players
+	for i := range players {
+		p := &players[i]
+		clear(p.Stats)
+		*p = Player{Name: p.Name, Seat: i, State: Waiting, Stats: p.Stats, Effects: p.Effects[:0], History: p.History[:0]}
+	}
+	maxRounds := m.maxRounds
+	if maxRounds == 0 {
+		maxRounds = DefaultMaxRounds
+	}
+	*s = State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: maxRounds, skipText: m.opt.SkipText, autoAck: m.opt.AutoAck,
+		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...)}
+	for _, t := range def.triggers {
+		// Ties between events of equal priority go in board order: space
+		// order, then the space's event order.
+		ref := t.def.Data.(eventRef)
+		m.e.Index.Add(t.def, spaceID(t.space), engine.NoPlayer, engine.LocationID(t.space), int64(ref.Space)<<16|int64(ref.Event))
+	}
+	m.commands = 0
+	return m.advance()
+}
+
+// Apply plays a seat's command given as JSON (see Command).
+func (m *Match) Apply(seat int, data json.RawMessage) error {
+	c, err := decodeCommand(seat, data)
+	if err != nil {
+		return err
+	}
+	return m.Play(seat, c)
+}
+
+// Play plays one command of a seat. A command out of turn, of the wrong
+// kind or out of range is rejected (engine.IsRejected) and changes
+// nothing; the match then runs until it needs someone's input again.
+func (m *Match) Play(seat int, c Command) error {
+	s, e := m.s, m.e
+	if s.Over {
+		return engine.Rejectf("the game is over")
+	}
+	if seat < 0 || seat >= len(s.Players) {
+		return engine.Rejectf("there is no seat %d: the seats are 0 to %d", seat, len(s.Players)-1)
+	}
+	switch c.Kind {
+	case KindRoll:
+		if c.Value != 0 || c.Space != "" {
+			return engine.Rejectf(`the dice are rolled by the match: a roll is {"kind": "roll"}, without a value`)
+		}
+		if e.IsWaiting() {
+			return engine.Rejectf("%s cannot roll now: waiting for %s", s.Players[seat].Name, m.waitingText())
+		}
+		if seat != s.Current {
+			return engine.Rejectf("it is %s's turn, not %s's", s.Players[s.Current].Name, s.Players[seat].Name)
+		}
+		if err := e.Run(engine.PlayerID(seat), m.def.pack.fx.roll.Call(struct{}{})); err != nil {
+			return err
+		}
+	case KindChoosePath, KindAck:
+		choice, err := m.choice(seat, c)
+		if err != nil {
+			return err
+		}
+		if err := e.Answer(engine.Input{Player: engine.PlayerID(seat), Kind: c.Kind, Choice: choice}); err != nil {
+			return err
+		}
+	default:
+		return engine.Rejectf("unknown command %q%s: a command is roll, choose-path or ack", c.Kind, diag.DidYouMean(c.Kind, commandKinds))
+	}
+	m.commands++
+	return m.advance()
+}
+
+// choice returns the option a choose-path or ack command answers: its
+// value, or the way leading to its space.
+func (m *Match) choice(seat int, c Command) (int, error) {
+	if c.Kind == KindAck {
+		if c.Value != 0 || c.Space != "" {
+			return 0, engine.Rejectf(`an acknowledgement is {"kind": "ack"}, without a value or a space`)
+		}
+		return 0, nil
+	}
+	if c.Space == "" {
+		return c.Value, nil
+	}
+	if c.Value != 0 {
+		return 0, engine.Rejectf("a choice of way gives its value or its space, not both")
+	}
+	if d, ok := m.e.WaitingFor(engine.PlayerID(seat)); !ok || d.Kind != KindChoosePath {
+		return 0, nil // the engine says why it is not asked
+	}
+	ways := m.ways()
+	for i, to := range ways {
+		if m.def.Board.Spaces[to].ID == c.Space {
+			return i, nil
+		}
+	}
+	var ids []string
+	for _, to := range ways {
+		ids = append(ids, m.def.Board.Spaces[to].ID)
+	}
+	return 0, engine.Rejectf("space %q is not one of the ways %s can go: %s", c.Space, m.s.Players[seat].Name, strings.Join(ids, ", "))
+}
+
+// advance runs the turn's automatic steps (start of turn, each step of a
+// move, end of turn), each as its own chain, until a player must act.
+func (m *Match) advance() error {
+	s, e, fx := m.s, m.e, &m.def.pack.fx
+	for !e.IsWaiting() && !s.Over {
+		var call engine.Effect[struct{}]
+		switch s.Phase {
+		case phaseNone:
+			call = fx.startGame
+		case phaseFirst, PhaseStart, phaseAgain:
+			call = fx.beginTurn
+		case PhaseRoll:
+			return nil
+		case PhaseMove:
+			call = fx.step
+			if s.RemainingMoves == 0 {
+				call = fx.endTurn
+			}
+		case PhaseEnd:
+			call = fx.endTurn
+		default:
+			return fmt.Errorf("party: unknown phase %q", s.Phase)
+		}
+		if err := e.Run(engine.PlayerID(s.Current), call.Call(struct{}{})); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Wait is something the match waits for: a roll, a choice, an
+// acknowledgement.
+type Wait struct {
+	Player  int      `json:"player"`
+	Kind    string   `json:"kind"`
+	Prompt  string   `json:"prompt"`
+	Options []string `json:"options"`
+}
+
+// Waits returns what the match waits for, in order; nothing when it is over.
+func (m *Match) Waits() []Wait {
+	s, e := m.s, m.e
+	if s.Over {
+		return nil
+	}
+	if e.IsWaiting() {
+		var out []Wait
+		for _, d := range e.Waiting() {
+			out = append(out, Wait{Player: int(d.Player), Kind: d.Kind, Prompt: d.Prompt, Options: d.Options})
+		}
+		return out
+	}
+	if s.Phase == PhaseRoll {
+		return []Wait{{Player: s.Current, Kind: KindRoll, Prompt: "Roll the dice"}}
+	}
+	return nil
+}
+
+// Waiting returns the seats the match waits for, in order, each once.
+func (m *Match) Waiting() []int {
+	var out []int
+	for _, w := range m.Waits() {
+		if !slices.Contains(out, w.Player) {
+			out = append(out, w.Player)
+		}
+	}
+	return out
+}
+
+func (m *Match) waitingText() string {
+	var parts []string
+	for _, w := range m.Waits() {
+		parts = append(parts, m.s.Players[w.Player].Name+" ("+w.Kind+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Legal returns the commands the seat may play now: the roll, one
+// choose-path per way at a fork, or the acknowledgement of a prompt.
+func (m *Match) Legal(seat int) []game.Command {
+	s, e := m.s, m.e
+	switch {
+	case s.Over || seat < 0 || seat >= len(s.Players):
+	case e.IsWaiting():
+		d, ok := e.WaitingFor(engine.PlayerID(seat))
+		if !ok {
+			break
+		}
+		if d.Kind == KindAck {
+			return []game.Command{{Data: Command{Kind: KindAck}.json(), Text: "OK: " + d.Prompt}}
+		}
+		out := make([]game.Command, 0, len(d.Options))
+		for i, name := range m.wayNames() {
+			out = append(out, game.Command{Data: Command{Kind: KindChoosePath, Value: i}.json(), Text: "Go to " + name})
+		}
+		return out
+	case s.Phase == PhaseRoll && s.Current == seat:
+		return []game.Command{{Data: Command{Kind: KindRoll}.json(), Text: "Roll the dice"}}
+	}
+	return nil
+}
+
+// ways are the spaces the current player may step to.
+func (m *Match) ways() []int {
+	p := m.s.player()
+	if p.Reversed {
+		return m.def.prev[p.Space]
+	}
+	return m.def.next[p.Space]
+}
+
+// wayNames names the ways the current player may take, in order: each
+// space's name (its id when it has none), with the id added where two ways
+// have the same name.
+func (m *Match) wayNames() []string {
+	ways := m.ways()
+	titles := make([]string, len(ways))
+	for i, to := range ways {
+		titles[i] = spaceTitle(&m.def.Board.Spaces[to])
+	}
+	names := slices.Clone(titles)
+	for i, to := range ways {
+		same := 0
+		for _, t := range titles {
+			if t == titles[i] {
+				same++
+			}
+		}
+		if same > 1 {
+			names[i] += " (" + m.def.Board.Spaces[to].ID + ")"
+		}
+	}
+	return names
+}
+
+// Bot returns what a bot playing the seat does now, if the match waits
+// for that seat: it rolls the dice, takes a random path at a fork, and
+// acknowledges prompts at once. r is the bot's own random stream (not the
+// match's, so that bots do not change the match's dice).
+//
+// It answers the seat's first wait without building the list of waits:
+// simulations ask it for every command.
+func (m *Match) Bot(seat int, r *rng.Stream) (Command, bool) {
+	s, e := m.s, m.e
+	switch {
+	case s.Over:
+	case e.IsWaiting():
+		d, ok := e.WaitingFor(engine.PlayerID(seat))
+		if !ok {
+			break
+		}
+		if d.Kind == KindChoosePath {
+			return Command{Kind: d.Kind, Value: r.IntN(len(d.Options))}, true
+		}
+		return Command{Kind: d.Kind}, true
+	case s.Phase == PhaseRoll && s.Current == seat:
+		return Command{Kind: KindRoll}, true
+	}
+	return Command{}, false
+}
+
+// BotCommand is Bot as JSON, for the game interface.
+func (m *Match) BotCommand(seat int, r *rng.Stream) (json.RawMessage, bool) {
+	c, ok := m.Bot(seat, r)
+	if !ok {
+		return nil, false
+	}
+	return c.json(), true
+}
+
+// Hash returns the match's state hash (the engine's, cached by it).
+func (m *Match) Hash() string { return m.e.Hash() }
+
+// LogLen is the number of log records so far.
+func (m *Match) LogLen() int { return len(m.e.Records()) }
+
+// Outcome says whether and how the match ended: its winners, why it
+// ended, and the rounds played (the last perhaps in part).
+func (m *Match) Outcome() game.Outcome {
+	s := m.s
+	o := game.Outcome{Over: s.Over, Winners: append([]int{}, s.Winners...), Reason: s.EndReason, Rounds: s.LastRound}
+	if s.Over && len(s.Winners) == 1 && strings.HasPrefix(s.EndReason, "reached ") {
+		o.Reason = s.Players[s.Winners[0]].Name + " " + s.EndReason
+	}
+	return o
+}
+
+// Engine returns the engine match, for tools that read its log and index
+// (a simulator).
+func (m *Match) Engine() *engine.Match { return m.e }
+
+// State returns the match's state. It is the match's own: only its
+// commands change it.
+func (m *Match) State() *State { return m.s }
+
+// Definition returns the board the match is played on.
+func (m *Match) Definition() *Definition { return m.def }
+
+// Firing is one board event that fired: whose, where, what.
+type Firing struct {
+	Seq     int
+	Chain   int
+	Depth   int
+	Player  int
+	Space   int
+	Event   int
+	Trigger string
+	Action  string
+}
+
+// Firings returns every board event that fired, in order.
+func (m *Match) Firings() []Firing {
+	var out []Firing
+	for i, r := range m.e.Records() {
+		if r.Kind == engine.RecFired {
+			out = append(out, m.firing(i, r))
+		}
+	}
+	return out
+}
+
+func (m *Match) firing(seq int, r engine.Record) Firing {
+	t := m.e.Index.Get(r.Trigger)
+	ref := t.Def.Data.(eventRef)
+	ev := &m.def.Board.Spaces[ref.Space].Events[ref.Event]
+	return Firing{
+		Seq: seq, Chain: int(r.Chain), Depth: int(r.Depth), Player: int(m.e.Events[r.Event].Player),
+		Space: ref.Space, Event: ref.Event, Trigger: ev.Trigger, Action: ev.Action.Type,
+	}
+}
+
+// FiringLine renders a firing as "SPACE_ID TRIGGER ACTION".
+func (m *Match) FiringLine(f Firing) string {
+	return m.def.Board.Spaces[f.Space].ID + " " + f.Trigger + " " + f.Action
+}
+
+// WriteLog writes the match's log from record from on as JSON lines: the
+// engine's records, where each firing also says which space and event of
+// the board fired, its trigger and action, and for whom.
+func (m *Match) WriteLog(w io.Writer, from int) error {
+	return m.e.WriteJSONLWith(w, from, func(b []byte, i int, r *engine.Record) []byte {
+		if r.Kind != engine.RecFired {
+			return b
+		}
+		f := m.firing(i, *r)
+		sp := &m.def.Board.Spaces[f.Space]
+		return fmt.Appendf(b, `,"space":%q,"spaceName":%q,"spaceEvent":%d,"triggerType":%q,"action":%q,"player":%q`,
+			sp.ID, sp.Name, f.Event, f.Trigger, f.Action, m.s.Players[f.Player].Name)
+	})
+}
