@@ -1,6 +1,6 @@
 // Package examples holds the example game files that ship with Tabula. The
-// server offers the party boards and the rule books to play; the scenario
-// files beside them are run by `tabula test examples/`.
+// server offers the party boards, the rule books and the lane games to play;
+// the scenario files beside them are run by `tabula test examples/`.
 package examples
 
 import "embed"
@@ -15,3 +15,9 @@ var Party embed.FS
 //
 //go:embed rulebook/*.json
 var Rulebook embed.FS
+
+// Lanes holds the bundled drone lane games (lanes/*.json). Lane scenario
+// files that name no game file are played with lanes/drone-lanes.json.
+//
+//go:embed lanes/*.json
+var Lanes embed.FS

@@ -8,12 +8,40 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/game"
 )
 
-func TestBuiltinIsValid(t *testing.T) {
-	def, diags := Load(BuiltinFile, BuiltinData())
+// testPack is the pack the tests share.
+var testPack = NewPack()
+
+// bundled returns the bundled game.
+func bundled(tb testing.TB) *Definition {
+	tb.Helper()
+	def, err := testPack.Bundled()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return def
+}
+
+// bundledData returns the bundled game file.
+func bundledData(tb testing.TB) []byte {
+	tb.Helper()
+	src, err := BundledSource(BundledGame)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	data, err := src.Data()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+func TestBundledIsValid(t *testing.T) {
+	def, diags := testPack.load("drone-lanes.json", bundledData(t))
 	if def == nil || len(diags) > 0 {
-		t.Fatalf("the embedded game has problems:\n%s", diags.String())
+		t.Fatalf("the bundled game has problems:\n%s", diags.String())
 	}
 	if got := len(def.Drones); got != 15 {
 		t.Errorf("%d drones, want the plan's 15", got)
@@ -40,16 +68,16 @@ func TestPublishedSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(doc, Schema()) {
+	if !bytes.Equal(doc, testPack.Schemas()[0].Data) {
 		t.Error("docs/schema/lanes-1.schema.json differs from games/lanes/lanes-1.schema.json")
 	}
 }
 
-// edit returns the embedded game file changed by fn, as JSON.
+// edit returns the bundled game file changed by fn, as JSON.
 func edit(t *testing.T, fn func(g map[string]any)) []byte {
 	t.Helper()
 	var g map[string]any
-	if err := json.Unmarshal(BuiltinData(), &g); err != nil {
+	if err := json.Unmarshal(bundledData(t), &g); err != nil {
 		t.Fatal(err)
 	}
 	fn(g)
@@ -93,7 +121,7 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"syntax", func(*testing.T) []byte { return []byte("{\"game\": \"lanes\",\n  \"version\": 1,,\n}") },
 			"", "invalid JSON: invalid character ','"},
-		{"trailing data", func(*testing.T) []byte { return append(bytes.Clone(BuiltinData()), "{}"...) },
+		{"trailing data", func(t *testing.T) []byte { return append(bytes.Clone(bundledData(t)), "{}"...) },
 			"", "invalid JSON: more data after the end of the document"},
 		{"misspelt trigger", func(t *testing.T) []byte {
 			return edit(t, func(g map[string]any) { ability(g, "Odin")["trigger"] = "ON_CARD_DRAW" })
@@ -200,7 +228,7 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			data := tc.data(t)
-			def, diags := Load("game.json", data)
+			def, diags := testPack.load("game.json", data)
 			if def != nil {
 				t.Fatal("the broken file loaded")
 			}
@@ -229,7 +257,7 @@ func TestAllErrorsAtOnce(t *testing.T) {
 		ability(g, "Jitter Mine")["triggerOwner"] = "LANE_OWNR"                          // schema
 		card(g, "Intel_Report")["effects"].([]any)[0].(map[string]any)["type"] = "DRAWW" // schema (and semantic, silenced)
 	})
-	_, diags := Load("game.json", data)
+	_, diags := testPack.load("game.json", data)
 	if len(diags) != 3 {
 		t.Errorf("%d diagnostics, want 3:\n%s", len(diags), diags.String())
 	}
@@ -238,13 +266,13 @@ func TestAllErrorsAtOnce(t *testing.T) {
 // FuzzLoad: no input makes loading panic or hang; whatever loads is a
 // game that can start.
 func FuzzLoad(f *testing.F) {
-	f.Add(BuiltinData())
+	f.Add(bundledData(f))
 	f.Add([]byte(`{"game":"lanes","version":1,"rules":{},"drones":[],"cards":[]}`))
 	f.Add([]byte(`{"game":"lanes","version":1,"rules":{"sections":[{},{},{}]},"drones":[{"name":"x","abilities":[{"effects":[1]}]}],"cards":[{"effects":[{"type":"MULTI_MOVE"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _ := Load("fuzz.json", data)
+		def, _ := testPack.load("fuzz.json", data)
 		if def != nil && len(def.Rules.Sections) == Lanes {
-			if _, err := NewMatch(def, 1, [2]string{"A", "B"}); err != nil {
+			if _, err := def.Start(game.Setup{Players: []string{"A", "B"}, Seed: 1}); err != nil {
 				t.Fatal(err)
 			}
 		}

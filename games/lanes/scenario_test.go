@@ -2,11 +2,13 @@ package lanes
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
@@ -18,20 +20,20 @@ const examples = "../../examples/lanes"
 // TestScenarios runs every scenario file under examples/lanes, twice: the
 // second run must give the same log and state hash.
 func TestScenarios(t *testing.T) {
-	files := scenariotest.Run(t, examples, 20, RunScenario)
+	files := scenariotest.Run(t, examples, 20, testPack.RunScenario)
 	for _, f := range files {
-		var logs [2]bytes.Buffer
+		var logs [2][]byte
 		var hashes [2]string
 		for i := range 2 {
-			run, err := readScenario(t, f).Start(filepath.Dir(f))
+			run, err := testPack.startScenario(readScenario(t, f), filepath.Dir(f))
 			if err != nil {
 				t.Fatal(err)
 			}
-			run.Play(&scenario.Result{})
-			run.M.WriteJSONL(&logs[i], 0)
-			hashes[i] = run.M.E.Hash()
+			run.play(&scenario.Result{})
+			logs[i], _ = json.Marshal(run.m.Log(game.Spectator, 0))
+			hashes[i] = run.m.Hash()
 		}
-		if hashes[0] != hashes[1] || !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) {
+		if hashes[0] != hashes[1] || !bytes.Equal(logs[0], logs[1]) {
 			t.Errorf("%s: two runs of the scenario differ", f)
 		}
 	}
@@ -73,7 +75,7 @@ func TestScenarioFailuresAreReported(t *testing.T) {
 		if bad == string(data) {
 			t.Fatalf("%q is not in the scenario", tc.from)
 		}
-		r := RunScenario("chaos.scenario.yaml", []byte(bad))
+		r := testPack.RunScenario("chaos.scenario.yaml", []byte(bad))
 		if r.Passed() || !strings.Contains(r.String(), tc.want) {
 			t.Errorf("changing %q: want a failure containing %q, got:\n%s", tc.from, tc.want, r)
 		}
