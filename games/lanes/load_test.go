@@ -74,7 +74,7 @@ func TestPublishedSchema(t *testing.T) {
 }
 
 // edit returns the bundled game file changed by fn, as JSON.
-func edit(t *testing.T, fn func(g map[string]any)) []byte {
+func edit(t testing.TB, fn func(g map[string]any)) []byte {
 	t.Helper()
 	var g map[string]any
 	if err := json.Unmarshal(bundledData(t), &g); err != nil {
@@ -221,6 +221,36 @@ func TestLoadErrors(t *testing.T) {
 				g["triggerTypes"] = []any{map[string]any{"name": "ON_MOVE", "category": "SELF", "firedBy": map[string]any{"statRaised": "attack"}}}
 			})
 		}, "/triggerTypes/0/name", "ON_MOVE is a built-in trigger type"},
+		{"squad and squads", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["squads"] = []any{r["squad"], r["squad"]}
+			})
+		}, "/rules/squads", "either squad (both players') or squads (one per player), not both"},
+		{"one deck of two", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["decks"] = []any{r["deck"]}
+				delete(r, "deck")
+			})
+		}, "/rules/decks", "at least 2"},
+		{"no deck", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) { delete(g["rules"].(map[string]any), "deck") })
+		}, "/rules", "deck (both players') or decks (one per player)"},
+		{"unknown card in a player's deck", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["decks"] = []any{r["deck"], []any{map[string]any{"card": "Laser_Blats", "count": 1}}}
+				delete(r, "deck")
+			})
+		}, "/rules/decks/1/0/card", `no card with id "Laser_Blats" (did you mean Laser_Blast?)`},
+		{"token in a player's squad", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["squads"] = []any{r["squad"], []any{"Odin", "Jitter Mine"}}
+				delete(r, "squad")
+			})
+		}, "/rules/squads/1/1", "is a token"},
 		{"wrong game", func(t *testing.T) []byte {
 			return edit(t, func(g map[string]any) { g["version"] = 2 })
 		}, "/version", "must be 1"},

@@ -323,7 +323,7 @@ func (m *Match) checkCard(p engine.PlayerID, a action) error {
 	case "DRONE":
 		d := s.live(a.target)
 		if d == nil || !affine(d) {
-			return engine.Rejectf("%s needs a %s drone as its target", card.Name, affinityText(card.Targeting.Affinity))
+			return engine.Rejectf("%s needs %s drone as its target", card.Name, anAffinity(card.Targeting.Affinity))
 		}
 		for _, c := range card.calls {
 			if _, ok := c.Args.(singleMoveArgs); ok {
@@ -369,6 +369,14 @@ func affinityText(a string) string {
 		return "enemy"
 	}
 	return "any"
+}
+
+// anAffinity is affinityText with its article: "an enemy".
+func anAffinity(a string) string {
+	if a == "ENEMY" || a == "" || a == "ANY" {
+		return "an " + affinityText(a)
+	}
+	return "a " + affinityText(a)
 }
 
 // legal returns the actions a player may take now (none when it is not
