@@ -373,10 +373,13 @@ func affinityText(a string) string {
 
 // anAffinity is affinityText with its article: "an enemy".
 func anAffinity(a string) string {
-	if a == "ENEMY" || a == "" || a == "ANY" {
-		return "an " + affinityText(a)
+	switch a {
+	case "FRIENDLY":
+		return "a friendly"
+	case "ENEMY":
+		return "an enemy"
 	}
-	return "a " + affinityText(a)
+	return "any"
 }
 
 // legal returns the actions a player may take now (none when it is not

@@ -14,37 +14,12 @@ import (
 	"github.com/tabulagames/tabula/game/gametest"
 )
 
-// strikeDeck and mineDeck are the two decks of splitGame.
-var (
-	strikeDeck = []any{
-		map[string]any{"card": "Laser_Blast", "count": 4}, map[string]any{"card": "Scatter_Shot", "count": 2},
-		map[string]any{"card": "Tractor_Beam", "count": 3}, map[string]any{"card": "Overcharge", "count": 4},
-		map[string]any{"card": "Field_Repairs", "count": 3},
-	}
-	mineDeck = []any{
-		map[string]any{"card": "Deploy_Proximity_Mine", "count": 2}, map[string]any{"card": "Deploy_Inhibitor_Mine", "count": 2},
-		map[string]any{"card": "Deploy_Jitter_Mine", "count": 2}, map[string]any{"card": "Deploy_Rally_Beacon", "count": 2},
-		map[string]any{"card": "Intel_Report", "count": 4}, map[string]any{"card": "Power_Surge", "count": 3},
-		map[string]any{"card": "Reserve_Cell", "count": 2}, map[string]any{"card": "Reposition", "count": 3},
-	}
-)
-
-// splitGame is the bundled game with a deck and a squad of each player's
-// own: strikes and attackers for the first seat, mines and support for
-// the second.
+// splitGame is the bundled game whose players have a deck and a squad of
+// their own: strikes and attackers for the first seat, mines and support
+// for the second.
 func splitGame(t testing.TB) *Definition {
 	t.Helper()
-	data := edit(t, func(g map[string]any) {
-		r := g["rules"].(map[string]any)
-		delete(r, "deck")
-		delete(r, "squad")
-		r["decks"] = []any{strikeDeck, mineDeck}
-		r["squads"] = []any{
-			[]any{"War Machine", "Odin", "Thor", "Firefly", "Gladiator", "Scanner"},
-			[]any{"Specter", "Osiris", "Anansi", "Signal Beacon", "Threat Transmitter", "Scanner"},
-		}
-	})
-	src, err := game.FromBytes("split.json", data, game.Limits{})
+	src, err := BundledSource("strike-and-mines.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +30,8 @@ func splitGame(t testing.TB) *Definition {
 	return def
 }
 
-// The bundled game and a game with a deck per player pass the checks of
-// every pack, played by random legal commands and by the pack's bot.
+// The bundled games, one with a deck per player, pass the checks of every
+// pack, played by random legal commands and by the pack's bot.
 func TestPassesTheChecks(t *testing.T) {
 	for name, def := range map[string]*Definition{"bundled": bundled(t), "split": splitGame(t)} {
 		t.Run(name, func(t *testing.T) {
@@ -105,10 +80,10 @@ func TestDecksAndSquadsPerPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for seat, deck := range [][]any{strikeDeck, mineDeck} {
+	for seat, deck := range def.Rules.Decks {
 		var ids []string
 		for _, e := range deck {
-			ids = append(ids, e.(map[string]any)["card"].(string))
+			ids = append(ids, e.Card)
 		}
 		pl := &m.s.Players[seat]
 		for _, ci := range slices.Concat(pl.Hand, pl.Deck) {

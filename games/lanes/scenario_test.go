@@ -81,3 +81,37 @@ func TestScenarioFailuresAreReported(t *testing.T) {
 		}
 	}
 }
+
+// A scenario names its game with file: (or data:, its older name),
+// relative to its folder; without one it plays the bundled game, from
+// whatever folder it is in.
+func TestScenarioGameFile(t *testing.T) {
+	dir := t.TempDir()
+	game := strings.Replace(string(bundledData(t)), `"attack": 3, "hull": 1`, `"attack": 5, "hull": 1`, 1) // Firefly
+	if err := os.WriteFile(filepath.Join(dir, "hard.json"), []byte(game), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := `
+setup: {players: {A: {lanes: {1: [Firefly]}}}}
+commands: [{player: A, attack: Firefly, target: Bridge}]
+expect: {players: {B: {damage: DAMAGE}}}
+`
+	tests := []struct{ head, damage, fail string }{
+		{"", "0", ""}, // Firefly's 3 go to the Bridge's 3 shields
+		{"file: hard.json", "2", ""},
+		{"data: hard.json", "2", ""},
+		{"file: hard.json\ndata: hard.json", "2", "file and data both name the game file"},
+		{"file: missing.json", "0", "file:"},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(dir, "x.scenario.yaml")
+		text := "game: lanes\n" + tc.head + strings.Replace(body, "DAMAGE", tc.damage, 1)
+		r := testPack.RunScenario(path, []byte(text))
+		switch {
+		case tc.fail == "" && !r.Passed():
+			t.Errorf("%q: %s", tc.head, r)
+		case tc.fail != "" && (r.Passed() || !strings.Contains(r.String(), tc.fail)):
+			t.Errorf("%q: %s, want a failure saying %q", tc.head, r, tc.fail)
+		}
+	}
+}
