@@ -120,8 +120,8 @@ func (m *Match) over() bool { return m.s.Phase == PhaseOver }
 // the action phase, starts the next round. A rejected action changes
 // nothing.
 func (m *Match) do(p engine.PlayerID, a action) error {
-	if err := m.check(p, a); err != nil {
-		return err
+	if r := m.check(p, a); r != nil {
+		return r.reject()
 	}
 	s, fx := m.s, m.def.pack.fx
 	switch a.kind {
@@ -187,17 +187,17 @@ func (m *Match) cardLane(card *CardDef, a action) int {
 	return 0
 }
 
-// check reports whether a player may take an action now; the error is an
-// engine.RejectError saying why not.
-func (m *Match) check(p engine.PlayerID, a action) error {
+// check reports why a player may not take an action now, or nil if they
+// may.
+func (m *Match) check(p engine.PlayerID, a action) *refusal {
 	s := m.s
 	switch {
 	case p != 0 && p != 1:
-		return engine.Rejectf("no player %d", p)
+		return refuse("no player %d", p)
 	case s.Phase == PhaseOver:
-		return engine.Rejectf("the game is over")
+		return refuse("the game is over")
 	case p != s.Turn:
-		return engine.Rejectf("it is %s's turn", s.Players[s.Turn].Name)
+		return refuse("it is %s's turn", s.Players[s.Turn].Name)
 	}
 	pl := &s.Players[p]
 	switch a.kind {
@@ -205,27 +205,27 @@ func (m *Match) check(p engine.PlayerID, a action) error {
 		return nil
 	case actDeploy:
 		if s.Phase != PhaseDeployment {
-			return engine.Rejectf("drones are deployed in the deployment phase")
+			return refuse("drones are deployed in the deployment phase")
 		}
 		k := a.drone
 		switch {
 		case k == nil || !slices.Contains(m.def.squads[p], k):
-			return engine.Rejectf("that drone is not in the squad")
+			return refuse("that drone is not in the squad")
 		case a.lane < 1 || a.lane > Lanes:
-			return engine.Rejectf("there is no lane %d", a.lane)
+			return refuse("there is no lane %d", a.lane)
 		case k.Limit > 0 && s.countKind(p, k, 0) >= k.Limit:
-			return engine.Rejectf("%s allows at most %d on the board", k.Name, k.Limit)
+			return refuse("%s allows at most %d on the board", k.Name, k.Limit)
 		case k.MaxPerLane > 0 && s.countKind(p, k, a.lane) >= k.MaxPerLane:
-			return engine.Rejectf("%s allows at most %d per lane", k.Name, k.MaxPerLane)
+			return refuse("%s allows at most %d per lane", k.Name, k.MaxPerLane)
 		case s.onBoard(p) >= s.Stats(p).CPULimit:
-			return engine.Rejectf("the CPU limit (%d drones) is reached", s.Stats(p).CPULimit)
+			return refuse("the CPU limit (%d drones) is reached", s.Stats(p).CPULimit)
 		case k.Class > pl.Budget+pl.Energy:
-			return engine.Rejectf("%s costs %d; the budget has %d and energy %d", k.Name, k.Class, pl.Budget, pl.Energy)
+			return refuse("%s costs %d; the budget has %d and energy %d", k.Name, k.Class, pl.Budget, pl.Energy)
 		}
 		return nil
 	}
 	if s.Phase != PhaseAction {
-		return engine.Rejectf("it is the deployment phase: deploy a drone or pass")
+		return refuse("it is the deployment phase: deploy a drone or pass")
 	}
 	switch a.kind {
 	case actMove:
@@ -234,7 +234,7 @@ func (m *Match) check(p engine.PlayerID, a action) error {
 			return err
 		}
 		if a.lane != d.Lane-1 && a.lane != d.Lane+1 || a.lane < 1 || a.lane > Lanes {
-			return engine.Rejectf("%s can move only to an adjacent lane", d.Label)
+			return refuse("%s can move only to an adjacent lane", d.Label)
 		}
 		return nil
 	case actAttack:
@@ -243,56 +243,56 @@ func (m *Match) check(p engine.PlayerID, a action) error {
 			return err
 		}
 		if d.Attack() <= 0 {
-			return engine.Rejectf("%s has no attack", d.Label)
+			return refuse("%s has no attack", d.Label)
 		}
 		if q, lane, ok := s.section(a.target); ok {
 			if q == p || lane != d.Lane {
-				return engine.Rejectf("%s can attack only the enemy section in its lane", d.Label)
+				return refuse("%s can attack only the enemy section in its lane", d.Label)
 			}
 			if s.Players[q].Sections[lane-1].Hull == 0 {
-				return engine.Rejectf("%s is destroyed: there is nothing left to attack", s.EntityName(a.target))
+				return refuse("%s is destroyed: there is nothing left to attack", s.EntityName(a.target))
 			}
 			for _, id := range s.Players[q].Lanes[lane-1] {
 				if !s.Drone(id).Kind.Passive {
-					return engine.Rejectf("%s guards the section: attack it first", s.Drone(id).Label)
+					return refuse("%s guards the section: attack it first", s.Drone(id).Label)
 				}
 			}
 			return nil
 		}
 		t := s.live(a.target)
 		if t == nil || t.Owner == p || t.Lane != d.Lane {
-			return engine.Rejectf("%s can attack only an enemy drone in its lane", d.Label)
+			return refuse("%s can attack only an enemy drone in its lane", d.Label)
 		}
 		return nil
 	case actPlay:
 		return m.checkCard(p, a)
 	}
-	return engine.Rejectf("unknown action")
+	return refuse("unknown action")
 }
 
 // ownReady returns a player's drone that may act.
-func (m *Match) ownReady(p engine.PlayerID, id engine.EntityID) (*Drone, error) {
+func (m *Match) ownReady(p engine.PlayerID, id engine.EntityID) (*Drone, *refusal) {
 	d := m.s.live(id)
 	switch {
 	case d == nil || d.Owner != p:
-		return nil, engine.Rejectf("that is not one of your drones")
+		return nil, refuse("that is not one of your drones")
 	case d.Exhausted:
-		return nil, engine.Rejectf("%s is exhausted", d.Label)
+		return nil, refuse("%s is exhausted", d.Label)
 	case d.Kind.Inert:
-		return nil, engine.Rejectf("%s is inert: it cannot move or attack", d.Label)
+		return nil, refuse("%s is inert: it cannot move or attack", d.Label)
 	}
 	return d, nil
 }
 
-func (m *Match) checkCard(p engine.PlayerID, a action) error {
+func (m *Match) checkCard(p engine.PlayerID, a action) *refusal {
 	s := m.s
 	pl := &s.Players[p]
 	if a.card < 0 || a.card >= len(pl.Hand) {
-		return engine.Rejectf("there is no card %d in the hand", a.card)
+		return refuse("there is no card %d in the hand", a.card)
 	}
 	card := m.def.Cards[pl.Hand[a.card]]
 	if card.Cost > pl.Energy {
-		return engine.Rejectf("%s costs %d energy; you have %d", card.Name, card.Cost, pl.Energy)
+		return refuse("%s costs %d energy; you have %d", card.Name, card.Cost, pl.Energy)
 	}
 	affine := func(d *Drone) bool {
 		switch card.Targeting.Affinity {
@@ -307,7 +307,7 @@ func (m *Match) checkCard(p engine.PlayerID, a action) error {
 	switch card.Targeting.Type {
 	case "LANE":
 		if a.lane < 1 || a.lane > Lanes {
-			return engine.Rejectf("%s needs a lane (1-%d)", card.Name, Lanes)
+			return refuse("%s needs a lane (1-%d)", card.Name, Lanes)
 		}
 		for _, c := range card.calls {
 			if t, ok := c.Args.(tokenArgs); ok {
@@ -316,49 +316,64 @@ func (m *Match) checkCard(p engine.PlayerID, a action) error {
 					owner = 1 - p
 				}
 				if k := m.def.Drone(t.TokenName); k.MaxPerLane > 0 && s.countKind(owner, k, a.lane) >= k.MaxPerLane {
-					return engine.Rejectf("lane %d already has a %s", a.lane, k.Name)
+					return refuse("lane %d already has a %s", a.lane, k.Name)
 				}
 			}
 		}
 	case "DRONE":
 		d := s.live(a.target)
 		if d == nil || !affine(d) {
-			return engine.Rejectf("%s needs %s drone as its target", card.Name, anAffinity(card.Targeting.Affinity))
+			return refuse("%s needs %s drone as its target", card.Name, anAffinity(card.Targeting.Affinity))
 		}
 		for _, c := range card.calls {
 			if _, ok := c.Args.(singleMoveArgs); ok {
 				if d.Kind.Inert {
-					return engine.Rejectf("%s is inert: it cannot be moved", d.Label)
+					return refuse("%s is inert: it cannot be moved", d.Label)
 				}
 				if !adjacent(d.Lane) {
-					return engine.Rejectf("%s moves its target to an adjacent lane", card.Name)
+					return refuse("%s moves its target to an adjacent lane", card.Name)
 				}
 			}
 		}
 	case "DRONES":
 		if len(a.drones) == 0 || len(a.drones) > card.moves {
-			return engine.Rejectf("%s moves 1 to %d drones", card.Name, card.moves)
+			return refuse("%s moves 1 to %d drones", card.Name, card.moves)
 		}
 		lane := 0
 		for i, id := range a.drones {
 			d := s.live(id)
 			switch {
 			case d == nil || !affine(d):
-				return engine.Rejectf("%s moves %s drones", card.Name, affinityText(card.Targeting.Affinity))
+				return refuse("%s moves %s drones", card.Name, affinityText(card.Targeting.Affinity))
 			case d.Kind.Inert:
-				return engine.Rejectf("%s is inert: it cannot be moved", d.Label)
+				return refuse("%s is inert: it cannot be moved", d.Label)
 			case slices.Contains(a.drones[:i], id):
-				return engine.Rejectf("%s is selected twice", d.Label)
+				return refuse("%s is selected twice", d.Label)
 			case lane != 0 && d.Lane != lane:
-				return engine.Rejectf("%s moves drones from one lane", card.Name)
+				return refuse("%s moves drones from one lane", card.Name)
 			}
 			lane = d.Lane
 		}
 		if !adjacent(lane) {
-			return engine.Rejectf("%s moves drones to an adjacent lane", card.Name)
+			return refuse("%s moves drones to an adjacent lane", card.Name)
 		}
 	}
 	return nil
+}
+
+// refusal is why the rules refuse an action, put into words only when
+// asked: legal tries every candidate action, and nobody reads why most of
+// them are refused.
+type refusal struct {
+	format string
+	args   []any
+}
+
+func refuse(format string, args ...any) *refusal { return &refusal{format, args} }
+
+// reject is the refusal as the match's error.
+func (r *refusal) reject() error {
+	return &engine.RejectError{Reason: fmt.Sprintf(r.format, r.args...)}
 }
 
 func affinityText(a string) string {

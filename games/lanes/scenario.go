@@ -3,7 +3,6 @@ package lanes
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tabulagames/tabula/game"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 )
 
