@@ -189,9 +189,10 @@ func (m *Match) eventEntry(e *game.Entry, d *EntryData, ev *engine.Event) {
 	e.Detail = fmt.Sprintf("%s: subject %s, source %s, player %s, actor %s, amount %d",
 		e.Type, m.e.EntityName(ev.Subject), m.e.EntityName(ev.Source), m.e.PlayerName(ev.Player), m.e.PlayerName(ev.Actor), ev.Amount)
 	subject := func() { e.Subject, d.SubjectSeat = m.entityName(ev.Subject) }
-	// The drone that acted on the event's drone, if one did.
+	// The drone that acted on the event's drone, if another did (a mine
+	// that destroys itself is only the target).
 	source := func() {
-		if ev.Source != engine.System {
+		if ev.Source != engine.System && ev.Source != ev.Subject {
 			e.Subject, d.SubjectSeat = m.entityName(ev.Source)
 		}
 	}
