@@ -168,3 +168,14 @@ func (d *Definition) Drawing() any {
 	}
 	return out
 }
+
+// What the pack offers through the game interface.
+var (
+	_ game.Pack       = (*Pack)(nil)
+	_ game.Definition = (*Definition)(nil)
+	_ game.Match      = (*Match)(nil)
+	_ game.Botter     = (*Match)(nil)
+	_ game.Texter     = (*Match)(nil)
+	_ game.Parser     = (*Match)(nil)
+	_ game.Tallier    = (*Match)(nil)
+)
