@@ -1,6 +1,6 @@
 // Package examples holds the example game files that ship with Tabula. The
-// server offers the party boards and the rule books to play; the scenario
-// files beside them are run by `tabula test examples/`.
+// server offers every game here to play; the scenario files beside them are
+// run by `tabula test examples/`.
 package examples
 
 import "embed"
@@ -16,8 +16,15 @@ var Party embed.FS
 //go:embed rulebook/*.json
 var Rulebook embed.FS
 
-// Games holds every bundled game, in a folder per pack: what the server
-// offers everybody.
+// Lanes holds the bundled drone lane games (lanes/*.json). Lane scenario
+// files that name no game file are played with lanes/drone-lanes.json.
 //
-//go:embed party/*.json rulebook/*.json
+//go:embed lanes/*.json
+var Lanes embed.FS
+
+// Games holds every bundled game, in a folder per pack: what the server
+// offers everybody. A skirmish's encounters come with the combatant files
+// they name.
+//
+//go:embed party/*.json rulebook/*.json lanes/*.json skirmish/*.json
 var Games embed.FS

@@ -1,18 +1,23 @@
 package lanes
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 )
 
 // midGame is a board in the middle of a game: about 50 cards in each deck,
 // 5 in each hand, two or three drones in each lane. A's Anansi is in lane
 // 2 and A's Odin in lane 1; extra drones are added to A's lane 2.
-func midGame(extraLane2 ...DroneSpec) *Scenario {
+func midGame(tb testing.TB, extraLane2 ...DroneSpec) *Scenario {
 	var deck []string
+	cards := bundled(tb).Cards
 	for i := range 50 {
-		deck = append(deck, Builtin().Cards[i%len(Builtin().Cards)].ID)
+		deck = append(deck, cards[i%len(cards)].ID)
 	}
 	ds := func(names ...string) []DroneSpec {
 		var out []DroneSpec
@@ -33,14 +38,14 @@ func midGame(extraLane2 ...DroneSpec) *Scenario {
 }
 
 var (
-	playMine = Action{Kind: Play, Card: 0, Lane: 2}
-	// moveIntoMine moves A's Gladiator (the first drone of the board) from
-	// lane 1 into lane 2.
-	moveIntoMine = Action{Kind: Move, ID: FirstDrone, Lane: 2}
+	playMine = Command{Do: "play", Card: "Proximity Mine", Lane: 2}
+	// moveIntoMine moves A's Gladiator (the first drone of the board; B's
+	// is "Gladiator 2") from lane 1 into lane 2.
+	moveIntoMine = Command{Do: "move", Drone: "Gladiator", Lane: 2}
 )
 
-func startMid(tb testing.TB, sc *Scenario) *ScenarioRun {
-	run, err := sc.StartWith(Builtin())
+func startMid(tb testing.TB, sc *Scenario) *scenarioRun {
+	run, err := sc.startWith(bundled(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -49,18 +54,18 @@ func startMid(tb testing.TB, sc *Scenario) *ScenarioRun {
 
 // TestBenchmarkBoards checks that the benchmarks measure what they say.
 func TestBenchmarkBoards(t *testing.T) {
-	run := startMid(t, midGame())
-	if err := run.M.Do(0, playMine); err != nil {
+	run := startMid(t, midGame(t))
+	if err := run.m.Play(0, playMine); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := run.M.Trace(run.From), []string{"Anansi←system@1", "Odin←Anansi@2"}; !slices.Equal(got, want) {
+	if got, want := run.m.trace(run.from), []string{"Anansi←system@1", "Odin←Anansi@2"}; !slices.Equal(got, want) {
 		t.Errorf("mine card: trace %q, want %q", got, want)
 	}
-	run = startMid(t, midGame(DroneSpec{Drone: "Proximity Mine"}))
-	if err := run.M.Do(0, moveIntoMine); err != nil {
+	run = startMid(t, midGame(t, DroneSpec{Drone: "Proximity Mine"}))
+	if err := run.m.Play(0, moveIntoMine); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := run.M.Trace(run.From), []string{"Proximity Mine←system@1"}; !slices.Equal(got, want) {
+	if got, want := run.m.trace(run.from), []string{"Proximity Mine←system@1"}; !slices.Equal(got, want) {
 		t.Errorf("proximity mine: trace %q, want %q", got, want)
 	}
 }
@@ -69,39 +74,39 @@ func TestBenchmarkBoards(t *testing.T) {
 // command's cascade allocates a few small objects (its arguments, event
 // payloads, log growth), never a copy of the state.
 func TestCascadeAllocations(t *testing.T) {
-	sc := midGame()
+	sc := midGame(t)
 	allocs := 0.0
 	for range 20 {
 		run := startMid(t, sc)
-		allocs += testing.AllocsPerRun(1, func() { run.M.Do(0, playMine) })
+		allocs += testing.AllocsPerRun(1, func() { run.m.Play(0, playMine) })
 	}
 	if avg := allocs / 20; avg > 40 {
 		t.Errorf("the mine card's cascade makes %.0f allocations, want at most 40", avg)
 	}
 }
 
-// BenchmarkChaosCascade runs the PRD §5.2 cascade through the data
+// BenchmarkChaosCascade runs the chaos cascade of the plan through the data
 // pipeline: drones declared in the scenario file and compiled into
 // triggers, the game's own effects, a match built and set up per
 // operation (like the core's BenchmarkChaosCascade), one move.
 func BenchmarkChaosCascade(b *testing.B) {
 	sc := readScenario(b, filepath.Join(examples, "03-chaos-cascade.scenario.yaml"))
-	def, err := sc.game(examples)
+	def, err := testPack.scenarioGame(sc, examples)
 	if err != nil {
 		b.Fatal(err)
 	}
-	run, err := sc.StartWith(def)
+	run, err := sc.startWith(def)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, move, err := run.Action(sc.Commands[0])
+	p, move, err := run.command(sc.Commands[0])
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		run, _ := sc.StartWith(def)
-		if err := run.M.Do(p, move); err != nil {
+		run, _ := sc.startWith(def)
+		if err := run.m.Play(p, move); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -113,22 +118,22 @@ func BenchmarkChaosCascade(b *testing.B) {
 // (the card, its cascade, the end of the turn); setting up the board is
 // not timed.
 func BenchmarkMineCardCascade(b *testing.B) {
-	benchCommand(b, midGame(), playMine)
+	benchCommand(b, midGame(b), playMine)
 }
 
 // BenchmarkProximityMine: on the same board, a drone moves into a lane
 // with a Proximity Mine, which hits it and is destroyed.
 func BenchmarkProximityMine(b *testing.B) {
-	benchCommand(b, midGame(DroneSpec{Drone: "Proximity Mine"}), moveIntoMine)
+	benchCommand(b, midGame(b, DroneSpec{Drone: "Proximity Mine"}), moveIntoMine)
 }
 
-func benchCommand(b *testing.B, sc *Scenario, a Action) {
+func benchCommand(b *testing.B, sc *Scenario, c Command) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
 		run := startMid(b, sc)
 		b.StartTimer()
-		if err := run.M.Do(0, a); err != nil {
+		if err := run.m.Play(0, c); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -141,11 +146,11 @@ func BenchmarkBotGame(b *testing.B) {
 	games, commands := 0, 0
 	for b.Loop() {
 		seed := uint64(games%16 + 1)
-		m, err := NewMatch(Builtin(), seed, [2]string{"A", "B"})
+		m, err := bundled(b).NewMatch(game.Setup{Players: []string{"A", "B"}, Seed: seed})
 		if err != nil {
 			b.Fatal(err)
 		}
-		n, err := PlayBots(m, [2]*Bot{NewBot(seed, 0), NewBot(seed, 1)}, 0)
+		n, err := playBots(m, seed)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -154,4 +159,23 @@ func BenchmarkBotGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
 	b.ReportMetric(float64(commands)/float64(games), "commands/game")
+}
+
+// playBots plays a whole match with the pack's bot on both sides, each
+// seat with its own stream, through Play, and returns the number of
+// commands played.
+func playBots(m *Match, seed uint64) (int, error) {
+	streams := [2]*rng.Stream{rng.New(seed).Stream("bot 0"), rng.New(seed).Stream("bot 1")}
+	n := 0
+	for !m.over() {
+		if n >= 100_000 {
+			return n, errors.New("the game did not end")
+		}
+		p := m.s.Turn
+		if err := m.Play(int(p), m.command(p, m.botAction(p, streams[p]))); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }

@@ -6,10 +6,11 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-// Def is a lanes game loaded from a game file: its rules, drones, cards and
-// extra trigger types, with every ability compiled into engine triggers. It
-// is immutable once loaded and shared by every match played with it.
-type Def struct {
+// Definition is a lanes game loaded from a game file: its rules, drones,
+// cards and extra trigger types, with every ability compiled into engine
+// triggers. It is immutable once loaded and shared by every match played
+// with it.
+type Definition struct {
 	// File is where the game was loaded from.
 	File        string
 	Name        string
@@ -20,14 +21,19 @@ type Def struct {
 	Drones       []*DroneDef
 	Cards        []*CardDef
 
-	rules  *engine.Rules
-	squad  []*DroneDef
-	deck   []int // card indexes, in the order the file lists them
+	pack  *Pack
+	rules *engine.Rules
+	// squads are the drones each player may deploy, by seat.
+	squads [2][]*DroneDef
+	// decks are the players' decks as card indexes, in the order the file
+	// lists them, by seat.
+	decks  [2][]int
 	raised [numModStats][]engine.EventType
 	lower  [numModStats][]engine.EventType
 }
 
-// Rules are the game's rules: the ship, victory, round limit, squad and deck.
+// Rules are the game's rules: the ship, victory, round limit, squads and
+// decks.
 type Rules struct {
 	// Sections are the three ship sections in lane order.
 	Sections []*SectionDef `json:"sections"`
@@ -36,10 +42,14 @@ type Rules struct {
 	} `json:"victory"`
 	// MaxRounds ends the game after that many rounds (0: no limit).
 	MaxRounds int `json:"maxRounds"`
-	// Squad names the drones each player may deploy.
-	Squad []string `json:"squad"`
-	// Deck lists each player's cards with counts.
-	Deck []DeckEntry `json:"deck"`
+	// Squad names the drones both players may deploy; Squads, if given
+	// instead, each player's, in seat order.
+	Squad  []string   `json:"squad,omitempty"`
+	Squads [][]string `json:"squads,omitempty"`
+	// Deck lists the cards of both players' decks with counts; Decks, if
+	// given instead, each player's, in seat order.
+	Deck  []DeckEntry   `json:"deck,omitempty"`
+	Decks [][]DeckEntry `json:"decks,omitempty"`
 }
 
 // DeckEntry is a card of the deck and how many copies it has.
@@ -129,7 +139,7 @@ type DroneDef struct {
 	ptr            string
 }
 
-// Ability is a triggered ability in the plan's format (PRD §7).
+// Ability is a triggered ability: when its trigger fires, its effects run.
 type Ability struct {
 	Name                string              `json:"name"`
 	Description         string              `json:"description"`
@@ -189,13 +199,13 @@ type CardDef struct {
 	// moves is the MULTI_MOVE effect's count, 0 for other cards.
 	moves int
 	ptr   string
+	// key is how commands name the card: its name, or its id when another
+	// card has the same name.
+	key string
 }
 
-// EngineRules returns the engine rules of matches of this game.
-func (d *Def) EngineRules() *engine.Rules { return d.rules }
-
 // Drone returns the drone kind with the given name, or nil.
-func (d *Def) Drone(name string) *DroneDef {
+func (d *Definition) Drone(name string) *DroneDef {
 	for _, k := range d.Drones {
 		if k.Name == name {
 			return k
@@ -205,7 +215,7 @@ func (d *Def) Drone(name string) *DroneDef {
 }
 
 // Card returns the card with the given id or name, or nil.
-func (d *Def) Card(idOrName string) *CardDef {
+func (d *Definition) Card(idOrName string) *CardDef {
 	for _, c := range d.Cards {
 		if c.ID == idOrName {
 			return c
@@ -219,8 +229,8 @@ func (d *Def) Card(idOrName string) *CardDef {
 	return nil
 }
 
-// Squad returns the drones each player may deploy.
-func (d *Def) Squad() []*DroneDef { return d.squad }
+// Squad returns the drones a seat may deploy.
+func (d *Definition) Squad(seat int) []*DroneDef { return d.squads[seat] }
 
 // fileData is a game file as decoded, before checks.
 type fileData struct {

@@ -98,52 +98,61 @@ var dataEffects = map[string]string{
 	"CREATE_TOKENS": "ac", "GO_AGAIN": "ac", "SINGLE_MOVE": "c", "MULTI_MOVE": "c",
 }
 
-// dataEffectNames lists dataEffects' keys, sorted.
-var dataEffectNames = func() []string {
-	var names []string
-	for n := range dataEffects {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}()
+// effectSet is the one registry of the game's effects, those of game data
+// and those of the commands, so that every change of state goes through
+// it, with the typed handles of the effects the game calls itself. Each
+// pack builds its own; every game it loads shares it.
+type effectSet struct {
+	reg *engine.Effects
+	// names lists the effects game data may name, sorted, for suggestions.
+	names []string
 
-// registry is the one registry of the game's effects: those of game data
-// and the commands, so that every change of state goes through it.
-var registry = engine.NewEffects()
-
-// The calls of the game's own effects.
-var (
-	idRepeat      = engine.Register(registry, "REPEAT", repeat).ID
-	idConditional = engine.Register(registry, "CONDITIONAL", conditional).ID
-	idDeploy      = engine.Register(registry, "DEPLOY", deploy).ID
-	idMove        = engine.Register(registry, "MOVE", move).ID
-	idAttack      = engine.Register(registry, "ATTACK", attack).ID
-	idResolve     = engine.Register(registry, "RESOLVE_ATTACK", resolveAttack).ID
-	idStartCard   = engine.Register(registry, "PLAY_CARD", startCard).ID
-	idFinishCard  = engine.Register(registry, "FINISH_CARD", finishCard).ID
-	idEndTurn     = engine.Register(registry, "END_TURN", endTurn).ID
-	idRoundStart  = engine.Register(registry, "ROUND_START", roundStart).ID
-	idDestroy     = engine.Register(registry, "DESTROY", destroyEffect).ID
-	idGoAgain     = engine.Register(registry, "GO_AGAIN", goAgain).ID
-)
-
-func init() {
-	engine.Register(registry, "DAMAGE", damage)
-	engine.Register(registry, "HEAL_HULL", healHull)
-	engine.Register(registry, "MODIFY_STAT", modifyStat)
-	engine.Register(registry, "EXHAUST_DRONE", exhaust)
-	engine.Register(registry, "DRAW", draw)
-	engine.Register(registry, "GAIN_ENERGY", gainEnergy)
-	engine.Register(registry, "MARK_RANDOM_ENEMY", markRandomEnemy)
-	engine.Register(registry, "INCREASE_THREAT", increaseThreat)
-	engine.Register(registry, "CREATE_TOKENS", createTokens)
-	engine.Register(registry, "SINGLE_MOVE", singleMove)
-	engine.Register(registry, "MULTI_MOVE", multiMove)
+	repeat      engine.Effect[repeatArgs]
+	conditional engine.Effect[conditionalArgs]
+	deploy      engine.Effect[deployArgs]
+	move        engine.Effect[moveArgs]
+	attack      engine.Effect[attackArgs]
+	resolve     engine.Effect[attackArgs]
+	startCard   engine.Effect[cardArgs]
+	finishCard  engine.Effect[noArgs]
+	endTurn     engine.Effect[endTurnArgs]
+	roundStart  engine.Effect[noArgs]
+	destroy     engine.Effect[scopeArgs]
+	goAgain     engine.Effect[noArgs]
 }
 
-func call(id engine.EffectID, args any) engine.EffectCall {
-	return engine.EffectCall{ID: id, Name: registry.Name(id), Args: args}
+// newEffectSet registers every effect of the game in a new registry.
+func newEffectSet() *effectSet {
+	reg := engine.NewEffects()
+	fx := &effectSet{reg: reg}
+	fx.repeat = engine.Register(reg, "REPEAT", repeat)
+	fx.conditional = engine.Register(reg, "CONDITIONAL", conditional)
+	fx.deploy = engine.Register(reg, "DEPLOY", deploy)
+	fx.move = engine.Register(reg, "MOVE", move)
+	fx.attack = engine.Register(reg, "ATTACK", fx.attackEffect)
+	fx.resolve = engine.Register(reg, "RESOLVE_ATTACK", resolveAttack)
+	fx.startCard = engine.Register(reg, "PLAY_CARD", fx.startCardEffect)
+	fx.finishCard = engine.Register(reg, "FINISH_CARD", finishCard)
+	fx.endTurn = engine.Register(reg, "END_TURN", endTurn)
+	fx.roundStart = engine.Register(reg, "ROUND_START", roundStart)
+	fx.destroy = engine.Register(reg, "DESTROY", destroyEffect)
+	fx.goAgain = engine.Register(reg, "GO_AGAIN", goAgain)
+	engine.Register(reg, "DAMAGE", damage)
+	engine.Register(reg, "HEAL_HULL", healHull)
+	engine.Register(reg, "MODIFY_STAT", modifyStat)
+	engine.Register(reg, "EXHAUST_DRONE", exhaust)
+	engine.Register(reg, "DRAW", draw)
+	engine.Register(reg, "GAIN_ENERGY", gainEnergy)
+	engine.Register(reg, "MARK_RANDOM_ENEMY", markRandomEnemy)
+	engine.Register(reg, "INCREASE_THREAT", increaseThreat)
+	engine.Register(reg, "CREATE_TOKENS", createTokens)
+	engine.Register(reg, "SINGLE_MOVE", singleMove)
+	engine.Register(reg, "MULTI_MOVE", multiMove)
+	for n := range dataEffects {
+		fx.names = append(fx.names, n)
+	}
+	slices.Sort(fx.names)
+	return fx
 }
 
 // --- helpers ---
@@ -197,8 +206,9 @@ func (s *State) scopeDrones(c *engine.Ctx, scope string) []engine.EntityID {
 }
 
 // damageDrone deals damage to a drone, shields first, and destroys it at 0
-// hull. It returns what the shields and hull took.
-func (s *State) damageDrone(c *engine.Ctx, id engine.EntityID, n int) (shields, hull int) {
+// hull. It returns what the shields and hull took. src is who deals it (an
+// attacker), or System for the drone whose ability does.
+func (s *State) damageDrone(c *engine.Ctx, src, id engine.EntityID, n int) (shields, hull int) {
 	d := s.live(id)
 	if d == nil || n <= 0 {
 		return 0, 0
@@ -208,25 +218,27 @@ func (s *State) damageDrone(c *engine.Ctx, id engine.EntityID, n int) (shields, 
 	hull = min(d.Hull, n-shields)
 	d.Hull -= hull
 	ev := droneEvent(evDamaged, d)
-	ev.Amount = n
+	ev.Source, ev.Amount = src, n
 	ev.Data = &damageInfo{Shields: shields, Hull: hull}
 	c.Emit(ev)
 	if d.Hull <= 0 {
-		s.destroy(c, d)
+		s.destroy(c, src, d)
 	}
 	return shields, hull
 }
 
 // destroy takes a drone off the board with its triggers; reactions
-// already scheduled for it are skipped.
-func (s *State) destroy(c *engine.Ctx, d *Drone) {
+// already scheduled for it are skipped. src is as for damageDrone.
+func (s *State) destroy(c *engine.Ctx, src engine.EntityID, d *Drone) {
 	if d.Destroyed {
 		return
 	}
 	d.Destroyed = true
 	s.removeFromLane(d)
 	c.Index().RemoveReactor(d.ID)
-	c.Emit(droneEvent(evDestroyed, d))
+	ev := droneEvent(evDestroyed, d)
+	ev.Source = src
+	c.Emit(ev)
 }
 
 // moveDrone moves a drone to another lane and announces it: the lane it
@@ -281,7 +293,7 @@ func (s *State) drawCards(c *engine.Ctx, p engine.PlayerID, n int) int {
 
 func damage(c *engine.Ctx, s *State, a valueScopeArgs) error {
 	for _, id := range s.scopeDrones(c, a.Scope) {
-		s.damageDrone(c, id, a.Value)
+		s.damageDrone(c, engine.System, id, a.Value)
 	}
 	return nil
 }
@@ -326,9 +338,9 @@ func modifyStat(c *engine.Ctx, s *State, a modifyArgs) error {
 		}
 		c.Emit(ev)
 		// The file's own trigger types fired by stat changes (ON_POWER_GAIN).
-		fired := s.Def.raised[st]
+		fired := s.def.raised[st]
 		if a.Mod.Value < 0 {
-			fired = s.Def.lower[st]
+			fired = s.def.lower[st]
 		}
 		for _, t := range fired {
 			ev.Type, ev.Data = t, nil
@@ -390,7 +402,7 @@ func gainEnergy(c *engine.Ctx, s *State, a valueArgs) error {
 func destroyEffect(c *engine.Ctx, s *State, a scopeArgs) error {
 	for _, id := range s.scopeDrones(c, a.Scope) {
 		if d := s.live(id); d != nil {
-			s.destroy(c, d)
+			s.destroy(c, engine.System, d)
 		}
 	}
 	return nil
@@ -436,7 +448,7 @@ func createTokens(c *engine.Ctx, s *State, a tokenArgs) error {
 		owner = 1 - owner
 	}
 	lane := s.effectLane(c)
-	k := s.Def.Drone(a.TokenName)
+	k := s.def.Drone(a.TokenName)
 	if k == nil || lane < 1 {
 		return fmt.Errorf("no token %q or no lane", a.TokenName)
 	}
@@ -464,7 +476,7 @@ func singleMove(c *engine.Ctx, s *State, a singleMoveArgs) error {
 
 // multiMove moves the next drone the card selected. The command runs it
 // once per drone, each in its own chain: a multi-move is a sequence of
-// independent moves, each fully resolved before the next (PRD §6).
+// independent moves, each fully resolved before the next.
 func multiMove(c *engine.Ctx, s *State, a multiMoveArgs) error {
 	if s.Play.Next < len(s.Play.Drones) {
 		id := s.Play.Drones[s.Play.Next]
@@ -525,7 +537,7 @@ func attackMeets(data any, condition string) bool {
 func deploy(c *engine.Ctx, s *State, a deployArgs) error {
 	p := c.Actor()
 	pl := &s.Players[p]
-	k := s.Def.Drones[a.Kind]
+	k := s.def.Drones[a.Kind]
 	fromBudget := min(pl.Budget, k.Class)
 	pl.Budget -= fromBudget
 	pl.Energy -= k.Class - fromBudget
@@ -545,7 +557,7 @@ func move(c *engine.Ctx, s *State, a moveArgs) error {
 
 // attack exhausts the attacker and announces the attack in its lane; the
 // damage is resolved once the lane's reactions (a Jitter Mine) are done.
-func attack(c *engine.Ctx, s *State, a attackArgs) error {
+func (fx *effectSet) attackEffect(c *engine.Ctx, s *State, a attackArgs) error {
 	d := s.live(a.Attacker)
 	if d == nil {
 		return fmt.Errorf("no attacker %d", a.Attacker)
@@ -554,7 +566,7 @@ func attack(c *engine.Ctx, s *State, a attackArgs) error {
 	ev := droneEvent(evLaneAttack, d)
 	ev.Target = a.Target
 	c.Emit(ev)
-	c.Then(call(idResolve, a))
+	c.Then(fx.resolve.Call(a))
 	return nil
 }
 
@@ -574,12 +586,16 @@ func resolveAttack(c *engine.Ctx, s *State, a attackArgs) error {
 		sec.Hull -= res.Hull
 		if res.Damage > 0 {
 			ev := engine.NewEvent(evDamaged)
-			ev.Subject, ev.Player, ev.Location, ev.Amount = a.Target, p, engine.LocationID(lane), res.Damage
+			ev.Source, ev.Subject, ev.Player, ev.Location, ev.Amount = a.Attacker, a.Target, p, engine.LocationID(lane), res.Damage
 			ev.Data = &damageInfo{Shields: res.Shields, Hull: res.Hull}
 			c.Emit(ev)
+			if res.Hull > 0 && sec.Hull == 0 {
+				ev.Type, ev.Amount, ev.Data = evDestroyed, 0, nil
+				c.Emit(ev)
+			}
 		}
 	} else if t := s.live(a.Target); t != nil {
-		res.Shields, res.Hull = s.damageDrone(c, t.ID, res.Damage)
+		res.Shields, res.Hull = s.damageDrone(c, a.Attacker, t.ID, res.Damage)
 		res.Destroyed = s.Drone(a.Target).Destroyed
 	} else {
 		c.Note("the attack finds no target")
@@ -591,11 +607,11 @@ func resolveAttack(c *engine.Ctx, s *State, a attackArgs) error {
 }
 
 // startCard pays for a card, discards it and runs its effects; the card's
-// ON_CARD_PLAY fires after they are all done (plan decision 6).
-func startCard(c *engine.Ctx, s *State, a cardArgs) error {
+// ON_CARD_PLAY fires after they are all done.
+func (fx *effectSet) startCardEffect(c *engine.Ctx, s *State, a cardArgs) error {
 	p := c.Actor()
 	pl := &s.Players[p]
-	card := s.Def.Cards[pl.Hand[a.Hand]]
+	card := s.def.Cards[pl.Hand[a.Hand]]
 	pl.Energy -= card.Cost
 	pl.Hand = slices.Delete(pl.Hand, a.Hand, a.Hand+1)
 	pl.Discard = append(pl.Discard, card.index)
@@ -616,7 +632,7 @@ func startCard(c *engine.Ctx, s *State, a cardArgs) error {
 	for _, call := range card.calls {
 		c.Then(call)
 	}
-	c.Then(call(idFinishCard, noArgs{}))
+	c.Then(fx.finishCard.Call(noArgs{}))
 	return nil
 }
 
@@ -696,7 +712,7 @@ func (s *State) gameOver(c *engine.Ctx, winner engine.PlayerID) {
 // chain is the round's first player.
 func roundStart(c *engine.Ctx, s *State, _ noArgs) error {
 	s.NeedRound = false
-	if limit := s.Def.Rules.MaxRounds; limit > 0 && s.Round >= limit {
+	if limit := s.MaxRounds; limit > 0 && s.Round >= limit {
 		winner := engine.NoPlayer
 		if d0, d1 := s.ShipDamage(0), s.ShipDamage(1); d0 < d1 {
 			winner = 0

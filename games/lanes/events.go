@@ -6,7 +6,7 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-// category says which owners and scopes a trigger type allows (PRD §2).
+// category says which owners and scopes a trigger type allows.
 type category uint8
 
 const (
@@ -27,7 +27,7 @@ type triggerInfo struct {
 	// amount types carry a quantity (cards drawn, energy gained); their
 	// abilities repeat once per scalingDivisor units.
 	amount bool
-	// actionOnly types fire only during the action phase (PRD §2).
+	// actionOnly types fire only during the action phase.
 	actionOnly bool
 	// droneSubject types are about a drone (the event's subject).
 	droneSubject bool

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -15,40 +14,15 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-//go:embed lanes.json
-var builtinJSON []byte
-
 //go:embed lanes-1.schema.json
 var schemaJSON []byte
-
-// BuiltinFile is the name the embedded game file is reported under.
-const BuiltinFile = "games/lanes/lanes.json"
 
 // SchemaName is the name of the published schema (tabula schema lanes).
 const SchemaName = "lanes"
 
-// Schema returns the JSON Schema of lanes game files, as published in
-// docs/schema/lanes-1.schema.json.
-func Schema() []byte { return schemaJSON }
-
-// BuiltinData returns the embedded game file: the drones and cards of the
-// plan.
-func BuiltinData() []byte { return builtinJSON }
-
-var builtin = sync.OnceValue(func() *Def {
-	def, diags := Load(BuiltinFile, builtinJSON)
-	if def == nil {
-		panic("lanes: the embedded game file is invalid:\n" + diags.String())
-	}
-	return def
-})
-
-// Builtin returns the embedded game, loaded once.
-func Builtin() *Def { return builtin() }
-
-// Detect reports whether a file's contents are a lanes game file: a JSON
+// detect reports whether a file's contents are a lanes game file: a JSON
 // object whose "game" is "lanes".
-func Detect(data []byte) bool {
+func detect(data []byte) bool {
 	var head struct {
 		Game string `json:"game"`
 	}
@@ -62,13 +36,13 @@ func Detect(data []byte) bool {
 
 var gameField = regexp.MustCompile(`"game"\s*:\s*"lanes"`)
 
-// schemas are the schema of game files and that of a scenario's
-// definitions (#/$defs/extension), compiled once.
-var schemas = sync.OnceValues(func() (*diag.Schema, *diag.Schema) {
-	full := diag.MustCompileSchema("https://tabula.invalid/lanes-1.schema.json", schemaJSON)
+// compileSchemas compiles the schema of game files and that of a
+// scenario's definitions (#/$defs/extension).
+func compileSchemas() (full, ext *diag.Schema) {
+	full = diag.MustCompileSchema("https://tabula.invalid/lanes-1.schema.json", schemaJSON)
 	full.Special = triggerNameFailure
 	return full, full.MustDef("extension")
-})
+}
 
 // triggerNameFailure words a trigger name that is neither built in (the
 // schema's enum) nor the file's own (its pattern).
@@ -89,18 +63,17 @@ type reporter interface {
 	Warnf(pointer, format string, args ...any)
 }
 
-// Load reads a lanes game file: JSON syntax, the JSON Schema, then the
+// load reads a lanes game file: JSON syntax, the JSON Schema, then the
 // checks the schema cannot express (names that must exist, owners and
 // scopes that suit their trigger, effects that suit their place). It
 // returns the game, or nil and every problem found, each at its place.
-func Load(file string, data []byte) (*Def, diag.List) {
+func (p *Pack) load(file string, data []byte) (*Definition, diag.List) {
 	r := diag.NewReporter(file, data)
 	doc, ok := r.DecodeJSON(data)
 	if !ok {
 		return nil, r.List
 	}
-	full, _ := schemas()
-	full.Check(r, doc)
+	p.full.Check(r, doc)
 	bad := len(r.List)
 	var f fileData
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -114,7 +87,7 @@ func Load(file string, data []byte) (*Def, diag.List) {
 	// problem is reported at once; where the schema already complained,
 	// they stay silent.
 	setPointers("", f.TriggerTypes, f.Drones, f.Cards)
-	def := build(&f, file, &quiet{r: r, near: r.List[:bad:bad]})
+	def := p.build(&f, file, &quiet{r: r, near: r.List[:bad:bad]})
 	r.List.Sort()
 	if r.List.HasErrors() {
 		return nil, r.List
@@ -158,7 +131,8 @@ func (q *quiet) Warnf(ptr, format string, args ...any) {
 
 // builder checks a decoded game file and compiles it.
 type builder struct {
-	def    *Def
+	def    *Definition
+	fx     *effectSet
 	r      reporter
 	errs   int
 	types  *engine.Types
@@ -172,10 +146,10 @@ func (b *builder) errorf(ptr, format string, args ...any) {
 
 // build checks everything the schema cannot and compiles the abilities
 // into triggers. It returns nil if it found errors.
-func build(f *fileData, file string, r reporter) *Def {
-	def := &Def{File: file, Name: f.Name, Description: f.Description, Rules: f.Rules,
-		TriggerTypes: f.TriggerTypes, Drones: f.Drones, Cards: f.Cards}
-	b := &builder{def: def, r: r, extras: map[string]*TriggerType{}}
+func (p *Pack) build(f *fileData, file string, r reporter) *Definition {
+	def := &Definition{File: file, Name: f.Name, Description: f.Description, Rules: f.Rules,
+		TriggerTypes: f.TriggerTypes, Drones: f.Drones, Cards: f.Cards, pack: p}
+	b := &builder{def: def, fx: p.fx, r: r, extras: map[string]*TriggerType{}}
 	b.triggerTypes()
 	b.drones()
 	b.cards()
@@ -193,7 +167,7 @@ func build(f *fileData, file string, r reporter) *Def {
 	if b.errs > 0 {
 		return nil
 	}
-	def.rules = &engine.Rules{Types: b.types, Effects: registry, Policy: engine.DepthFirst, Guard: engine.PerPair}
+	def.rules = &engine.Rules{Types: b.types, Effects: p.fx.reg, Policy: engine.DepthFirst, Guard: engine.PerPair}
 	return def
 }
 
@@ -251,6 +225,16 @@ func (b *builder) cards() {
 		}
 		first[c.ID] = c.ptr
 	}
+	names := map[string]int{}
+	for _, c := range b.def.Cards {
+		names[c.Name]++
+	}
+	for _, c := range b.def.Cards {
+		c.key = c.Name
+		if names[c.Name] > 1 || c.Name == "" {
+			c.key = c.ID
+		}
+	}
 }
 
 func (b *builder) droneNames(tokens bool) []string {
@@ -286,9 +270,51 @@ func (b *builder) rules() {
 	if total.CPULimit == 0 {
 		b.r.Warnf("/rules/sections", "no section gives a CPU limit: players can never deploy")
 	}
+	squads, squadPtr := perSeat(rules.Squad, rules.Squads, "/rules/squad", "/rules/squads")
+	decks, deckPtr := perSeat(rules.Deck, rules.Decks, "/rules/deck", "/rules/decks")
+	switch {
+	case rules.Squad != nil && rules.Squads != nil:
+		b.errorf("/rules/squads", "give either squad (both players') or squads (one per player), not both")
+	case rules.Squad == nil && rules.Squads == nil:
+		b.errorf("/rules", "say which drones the players may deploy: squad (both players') or squads (one per player)")
+	case squads == nil:
+		b.errorf("/rules/squads", "squads holds two squads, the first seat's and the second's, not %d", len(rules.Squads))
+	}
+	switch {
+	case rules.Deck != nil && rules.Decks != nil:
+		b.errorf("/rules/decks", "give either deck (both players') or decks (one per player), not both")
+	case rules.Deck == nil && rules.Decks == nil:
+		b.errorf("/rules", "say what the players' decks hold: deck (both players') or decks (one per player)")
+	case decks == nil:
+		b.errorf("/rules/decks", "decks holds two decks, the first seat's and the second's, not %d", len(rules.Decks))
+	}
+	for seat, squad := range squads {
+		b.def.squads[seat] = b.squad(squad, squadPtr(seat))
+	}
+	for seat, deck := range decks {
+		b.def.decks[seat] = b.deck(deck, deckPtr(seat))
+	}
+}
+
+// perSeat returns what both players share (one), or each player's (two,
+// which must be two), with the JSON pointer of each seat's; nil if two
+// is not two.
+func perSeat[T any](one []T, two [][]T, onePtr, twoPtr string) ([][]T, func(seat int) string) {
+	if two == nil {
+		return [][]T{one, one}, func(int) string { return onePtr }
+	}
+	if len(two) != 2 {
+		return nil, nil
+	}
+	return two, func(seat int) string { return twoPtr + "/" + itoa(seat) }
+}
+
+// squad checks a squad at ptr and returns its drones.
+func (b *builder) squad(names []string, ptr string) []*DroneDef {
+	var out []*DroneDef
 	seen := map[string]bool{}
-	for i, name := range rules.Squad {
-		ptr := fmt.Sprintf("/rules/squad/%d", i)
+	for i, name := range names {
+		ptr := ptr + "/" + itoa(i)
 		d := b.def.Drone(name)
 		switch {
 		case d == nil:
@@ -298,16 +324,22 @@ func (b *builder) rules() {
 		case seen[name]:
 			b.r.Warnf(ptr, "%s is in the squad twice", name)
 		default:
-			b.def.squad = append(b.def.squad, d)
+			out = append(out, d)
 		}
 		seen[name] = true
 	}
+	return out
+}
+
+// deck checks a deck at ptr and returns its cards, as card indexes.
+func (b *builder) deck(entries []DeckEntry, ptr string) []int {
 	var ids []string
 	for _, c := range b.def.Cards {
 		ids = append(ids, c.ID)
 	}
-	for i, e := range rules.Deck {
-		ptr := fmt.Sprintf("/rules/deck/%d", i)
+	var out []int
+	for i, e := range entries {
+		ptr := ptr + "/" + itoa(i)
 		c := b.def.cardByID(e.Card)
 		if c == nil {
 			b.errorf(ptr+"/card", "no card with id %q%s", e.Card, diag.DidYouMean(e.Card, ids))
@@ -317,12 +349,13 @@ func (b *builder) rules() {
 			b.errorf(ptr+"/count", "a deck holds at most %d of %s", c.MaxInDeck, c.ID)
 		}
 		for range e.Count {
-			b.def.deck = append(b.def.deck, c.index)
+			out = append(out, c.index)
 		}
 	}
+	return out
 }
 
-func (d *Def) cardByID(id string) *CardDef {
+func (d *Definition) cardByID(id string) *CardDef {
 	for _, c := range d.Cards {
 		if c.ID == id {
 			return c
@@ -330,6 +363,13 @@ func (d *Def) cardByID(id string) *CardDef {
 	}
 	return nil
 }
+
+// playerOwners and laneOwners map the owners of player and lane triggers
+// onto the engine's relations.
+var (
+	playerOwners = map[string]engine.Relation{"": engine.Controller, "CONTROLLER": engine.Controller, "OPPONENT": engine.Opponent, "ANY": engine.Any}
+	laneOwners   = map[string]engine.Relation{"LANE_OWNER": engine.Controller, "LANE_ENEMY": engine.Opponent, "ANY": engine.Any}
+)
 
 // abilityInfo is what the log says about an ability when it fires.
 type abilityInfo struct {
@@ -378,16 +418,11 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 			b.errorf(ptr+"/triggerScope", "%s is a self trigger: its scope can only be SELF", ab.Trigger)
 		}
 	case catController:
-		switch owner {
-		case "", "CONTROLLER":
-			t.Owner = engine.Controller
-		case "OPPONENT":
-			t.Owner = engine.Opponent
-		case "ANY":
-			t.Owner = engine.Any
-		default:
+		rel, ok := playerOwners[owner]
+		if !ok {
 			b.errorf(ptr+"/triggerOwner", "%s is a player trigger: its owner is CONTROLLER, OPPONENT or ANY, not %s", ab.Trigger, owner)
 		}
+		t.Owner = rel
 		switch scope {
 		case "", "ANY_LANE":
 			t.Scope = engine.Anywhere
@@ -397,20 +432,18 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 			b.errorf(ptr+"/triggerScope", "%s is a player trigger: its scope is SAME_LANE or ANY_LANE, not %s", ab.Trigger, scope)
 		}
 	case catLane:
-		t.Scope = engine.Here
-		switch owner {
-		// A lane trigger reacts to other drones than its own.
-		case "LANE_OWNER":
-			t.Owner, t.Others = engine.Controller, true
-		case "LANE_ENEMY":
-			t.Owner, t.Others = engine.Opponent, true
-		case "ANY":
-			t.Owner, t.Others = engine.Any, true
-		case "":
+		// A lane trigger listens in its drone's lane to the other drones
+		// there: LANE_OWNER and LANE_ENEMY are the engine's Controller and
+		// Opponent relations (the controller is the player whose board the
+		// drone sits on) with Others set.
+		rel, ok := laneOwners[owner]
+		switch {
+		case owner == "":
 			b.errorf(ptr, "%s is a lane trigger: say whose drones set it off with triggerOwner LANE_OWNER, LANE_ENEMY or ANY", ab.Trigger)
-		default:
+		case !ok:
 			b.errorf(ptr+"/triggerOwner", "%s is a lane trigger: its owner is LANE_OWNER, LANE_ENEMY or ANY, not %s", ab.Trigger, owner)
 		}
+		t.Owner, t.Others, t.Scope = rel, true, engine.Here
 		if scope != "" && scope != "SAME_LANE" {
 			b.errorf(ptr+"/triggerScope", "%s is a lane trigger: it listens in the drone's own lane, so its scope can only be SAME_LANE", ab.Trigger)
 		}
@@ -462,7 +495,7 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 	if divisor > 0 && len(calls) > 0 {
 		f.divisor = divisor
 		descs = []string{strings.Join(descs, ", ") + " " + perText(ab.Trigger, divisor)}
-		calls = []engine.EffectCall{call(idRepeat, repeatArgs{Divisor: divisor, Calls: calls})}
+		calls = []engine.EffectCall{b.fx.repeat.Call(repeatArgs{Divisor: divisor, Calls: calls})}
 	}
 	var conds []string
 	for i, ce := range ab.ConditionalEffects {
@@ -472,7 +505,7 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 			continue
 		}
 		if c, ok := b.effect(ce.GrantedEffect, cptr+"/grantedEffect", effectPlace{info: &info}); ok {
-			calls = append(calls, call(idConditional, conditionalArgs{Condition: ce.Condition, Call: c}))
+			calls = append(calls, b.fx.conditional.Call(conditionalArgs{Condition: ce.Condition, Call: c}))
 			descs = append(descs, fmt.Sprintf("if %s: %s", conditionText[ce.Condition], describe(c)))
 			conds = append(conds, ce.Condition)
 		}
@@ -481,12 +514,12 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 		f.conds = conds // without other effects, the ability fires only when a condition holds
 	}
 	if ab.GrantsGoAgain {
-		calls = append(calls, call(idGoAgain, noArgs{}))
+		calls = append(calls, b.fx.goAgain.Call(noArgs{}))
 		descs = append(descs, "go again")
 	}
 	if ab.DestroyAfterTrigger {
 		t.Once = true
-		calls = append(calls, call(idDestroy, scopeArgs{Scope: "SELF"}))
+		calls = append(calls, b.fx.destroy.Call(scopeArgs{Scope: "SELF"}))
 		descs = append(descs, "then it is destroyed")
 	}
 	if b.errs > before {
@@ -540,7 +573,7 @@ func (b *builder) effect(raw json.RawMessage, ptr string, at effectPlace) (engin
 	json.Unmarshal(fields["type"], &name)
 	where, ok := dataEffects[name]
 	if !ok {
-		b.errorf(ptr+"/type", "unknown effect %s%s", name, diag.DidYouMean(name, dataEffectNames))
+		b.errorf(ptr+"/type", "unknown effect %s%s", name, diag.DidYouMean(name, b.fx.names))
 		return engine.EffectCall{}, false
 	}
 	if at.card == nil && !strings.Contains(where, "a") {
@@ -553,7 +586,7 @@ func (b *builder) effect(raw json.RawMessage, ptr string, at effectPlace) (engin
 	}
 	delete(fields, "type")
 	args, _ := json.Marshal(fields)
-	c, err := registry.Decode(name, args)
+	c, err := b.fx.reg.Decode(name, args)
 	if err != nil {
 		b.errorf(ptr, "%v", err)
 		return engine.EffectCall{}, false

@@ -8,12 +8,40 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/game"
 )
 
-func TestBuiltinIsValid(t *testing.T) {
-	def, diags := Load(BuiltinFile, BuiltinData())
+// testPack is the pack the tests share.
+var testPack = NewPack()
+
+// bundled returns the bundled game.
+func bundled(tb testing.TB) *Definition {
+	tb.Helper()
+	def, err := testPack.Bundled()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return def
+}
+
+// bundledData returns the bundled game file.
+func bundledData(tb testing.TB) []byte {
+	tb.Helper()
+	src, err := BundledSource(BundledGame)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	data, err := src.Data()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+func TestBundledIsValid(t *testing.T) {
+	def, diags := testPack.load("drone-lanes.json", bundledData(t))
 	if def == nil || len(diags) > 0 {
-		t.Fatalf("the embedded game has problems:\n%s", diags.String())
+		t.Fatalf("the bundled game has problems:\n%s", diags.String())
 	}
 	if got := len(def.Drones); got != 15 {
 		t.Errorf("%d drones, want the plan's 15", got)
@@ -40,16 +68,16 @@ func TestPublishedSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(doc, Schema()) {
+	if !bytes.Equal(doc, testPack.Schemas()[0].Data) {
 		t.Error("docs/schema/lanes-1.schema.json differs from games/lanes/lanes-1.schema.json")
 	}
 }
 
-// edit returns the embedded game file changed by fn, as JSON.
-func edit(t *testing.T, fn func(g map[string]any)) []byte {
+// edit returns the bundled game file changed by fn, as JSON.
+func edit(t testing.TB, fn func(g map[string]any)) []byte {
 	t.Helper()
 	var g map[string]any
-	if err := json.Unmarshal(BuiltinData(), &g); err != nil {
+	if err := json.Unmarshal(bundledData(t), &g); err != nil {
 		t.Fatal(err)
 	}
 	fn(g)
@@ -93,7 +121,7 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"syntax", func(*testing.T) []byte { return []byte("{\"game\": \"lanes\",\n  \"version\": 1,,\n}") },
 			"", "invalid JSON: invalid character ','"},
-		{"trailing data", func(*testing.T) []byte { return append(bytes.Clone(BuiltinData()), "{}"...) },
+		{"trailing data", func(t *testing.T) []byte { return append(bytes.Clone(bundledData(t)), "{}"...) },
 			"", "invalid JSON: more data after the end of the document"},
 		{"misspelt trigger", func(t *testing.T) []byte {
 			return edit(t, func(g map[string]any) { ability(g, "Odin")["trigger"] = "ON_CARD_DRAW" })
@@ -193,6 +221,36 @@ func TestLoadErrors(t *testing.T) {
 				g["triggerTypes"] = []any{map[string]any{"name": "ON_MOVE", "category": "SELF", "firedBy": map[string]any{"statRaised": "attack"}}}
 			})
 		}, "/triggerTypes/0/name", "ON_MOVE is a built-in trigger type"},
+		{"squad and squads", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["squads"] = []any{r["squad"], r["squad"]}
+			})
+		}, "/rules/squads", "either squad (both players') or squads (one per player), not both"},
+		{"one deck of two", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["decks"] = []any{r["deck"]}
+				delete(r, "deck")
+			})
+		}, "/rules/decks", "at least 2"},
+		{"no deck", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) { delete(g["rules"].(map[string]any), "deck") })
+		}, "/rules", "deck (both players') or decks (one per player)"},
+		{"unknown card in a player's deck", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["decks"] = []any{r["deck"], []any{map[string]any{"card": "Laser_Blats", "count": 1}}}
+				delete(r, "deck")
+			})
+		}, "/rules/decks/1/0/card", `no card with id "Laser_Blats" (did you mean Laser_Blast?)`},
+		{"token in a player's squad", func(t *testing.T) []byte {
+			return edit(t, func(g map[string]any) {
+				r := g["rules"].(map[string]any)
+				r["squads"] = []any{r["squad"], []any{"Odin", "Jitter Mine"}}
+				delete(r, "squad")
+			})
+		}, "/rules/squads/1/1", "is a token"},
 		{"wrong game", func(t *testing.T) []byte {
 			return edit(t, func(g map[string]any) { g["version"] = 2 })
 		}, "/version", "must be 1"},
@@ -200,7 +258,7 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			data := tc.data(t)
-			def, diags := Load("game.json", data)
+			def, diags := testPack.load("game.json", data)
 			if def != nil {
 				t.Fatal("the broken file loaded")
 			}
@@ -229,7 +287,7 @@ func TestAllErrorsAtOnce(t *testing.T) {
 		ability(g, "Jitter Mine")["triggerOwner"] = "LANE_OWNR"                          // schema
 		card(g, "Intel_Report")["effects"].([]any)[0].(map[string]any)["type"] = "DRAWW" // schema (and semantic, silenced)
 	})
-	_, diags := Load("game.json", data)
+	_, diags := testPack.load("game.json", data)
 	if len(diags) != 3 {
 		t.Errorf("%d diagnostics, want 3:\n%s", len(diags), diags.String())
 	}
@@ -238,13 +296,13 @@ func TestAllErrorsAtOnce(t *testing.T) {
 // FuzzLoad: no input makes loading panic or hang; whatever loads is a
 // game that can start.
 func FuzzLoad(f *testing.F) {
-	f.Add(BuiltinData())
+	f.Add(bundledData(f))
 	f.Add([]byte(`{"game":"lanes","version":1,"rules":{},"drones":[],"cards":[]}`))
 	f.Add([]byte(`{"game":"lanes","version":1,"rules":{"sections":[{},{},{}]},"drones":[{"name":"x","abilities":[{"effects":[1]}]}],"cards":[{"effects":[{"type":"MULTI_MOVE"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _ := Load("fuzz.json", data)
+		def, _ := testPack.load("fuzz.json", data)
 		if def != nil && len(def.Rules.Sections) == Lanes {
-			if _, err := NewMatch(def, 1, [2]string{"A", "B"}); err != nil {
+			if _, err := def.Start(game.Setup{Players: []string{"A", "B"}, Seed: 1}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -5,124 +5,156 @@ import (
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 )
 
 // Match is a lanes match: the engine's match and the game's state.
 type Match struct {
-	E   *engine.Match
-	S   *State
-	Def *Def
+	def *Definition
+	e   *engine.Match
+	s   *State
 }
 
-// ActionKind is what a player does on their turn.
-type ActionKind uint8
+// actionKind is what a player does on their turn.
+type actionKind uint8
 
 // The actions.
 const (
-	Pass ActionKind = iota
-	Deploy
-	Move
-	Attack
-	Play
+	actPass actionKind = iota
+	actDeploy
+	actMove
+	actAttack
+	actPlay
 )
 
 var actionNames = [...]string{"pass", "deploy", "move", "attack", "play"}
 
-// String returns the action's name.
-func (k ActionKind) String() string { return actionNames[k] }
-
-// Action is one player's command.
-type Action struct {
-	Kind ActionKind
-	// Drone is the kind deployed (Deploy).
-	Drone *DroneDef
-	// ID is the drone that moves or attacks (Move, Attack).
-	ID engine.EntityID
-	// Lane is where a drone is deployed (Deploy), where it moves (Move),
-	// or the lane a card targets (Play with LANE targeting).
-	Lane int
-	// Target is the drone or ship section attacked (Attack), or the drone
-	// a card targets (Play with DRONE targeting).
-	Target engine.EntityID
-	// Card is the index in the hand of the card played (Play).
-	Card int
-	// To is where a card's moves go (Play with SINGLE_MOVE, MULTI_MOVE).
-	To int
-	// Drones are the drones a multi-move card moves, in order (Play).
-	Drones []engine.EntityID
+// action is a command with its names resolved: what the rules check and
+// the effects run.
+type action struct {
+	kind actionKind
+	// drone is the kind deployed (deploy).
+	drone *DroneDef
+	// id is the drone that moves or attacks (move, attack).
+	id engine.EntityID
+	// lane is where a drone is deployed (deploy), where it moves (move),
+	// or the lane a card targets (play with LANE targeting).
+	lane int
+	// target is the drone or ship section attacked (attack), or the drone
+	// a card targets (play with DRONE targeting).
+	target engine.EntityID
+	// card is the index in the hand of the card played (play).
+	card int
+	// to is where a card's moves go (play with SINGLE_MOVE, MULTI_MOVE).
+	to int
+	// drones are the drones a multi-move card moves, in order (play).
+	drones []engine.EntityID
 }
 
-// NewMatch starts a match of a game between two players: the decks are
-// shuffled, the first player is drawn, and round 1 begins.
-func NewMatch(def *Def, seed uint64, names [2]string) (*Match, error) {
-	m := newMatch(def, seed, names)
-	for p := range m.S.Players {
-		pl := &m.S.Players[p]
-		pl.Deck = slices.Clone(def.deck)
-		m.E.RNG.Stream("shuffle").Shuffle(len(pl.Deck), func(i, j int) { pl.Deck[i], pl.Deck[j] = pl.Deck[j], pl.Deck[i] })
+// Start begins a match between two players: the decks are shuffled, the
+// first player is drawn, and round 1 begins. Setup.Dice is not used: the
+// game has no dice (its random numbers are the shuffles, the first player
+// and the drones a MARK_RANDOM_ENEMY picks, all drawn from the seed).
+func (d *Definition) Start(setup game.Setup) (game.Match, error) {
+	m, err := d.NewMatch(setup)
+	if err != nil {
+		return nil, err
 	}
-	first := engine.PlayerID(m.E.RNG.Stream("first").IntN(2))
-	return m, m.E.Run(first, call(idRoundStart, noArgs{}))
+	return m, nil
+}
+
+// NewMatch is Start with the match's own type.
+func (d *Definition) NewMatch(setup game.Setup) (*Match, error) {
+	if err := d.Info().CheckPlayers(len(setup.Players)); err != nil {
+		return nil, err
+	}
+	if err := engine.CheckPlayers(setup.Players); err != nil {
+		return nil, err
+	}
+	if setup.MaxRounds < 0 {
+		return nil, fmt.Errorf("a round limit is 0 (the game's own) or more, not %d", setup.MaxRounds)
+	}
+	m := d.newMatch(setup.Seed, [2]string{setup.Players[0], setup.Players[1]})
+	if setup.MaxRounds > 0 {
+		m.s.MaxRounds = setup.MaxRounds
+	}
+	for p := range m.s.Players {
+		pl := &m.s.Players[p]
+		pl.Deck = slices.Clone(d.decks[p])
+		m.e.RNG.Stream("shuffle").Shuffle(len(pl.Deck), func(i, j int) { pl.Deck[i], pl.Deck[j] = pl.Deck[j], pl.Deck[i] })
+	}
+	first := engine.PlayerID(m.e.RNG.Stream("first").IntN(2))
+	return m, m.e.Run(first, d.pack.fx.roundStart.Call(noArgs{}))
 }
 
 // newMatch returns a match with empty boards and full ship sections.
-func newMatch(def *Def, seed uint64, names [2]string) *Match {
-	s := &State{Def: def, First: 0, Turn: 0, FirstPasser: engine.NoPlayer, Winner: engine.NoPlayer,
+func (d *Definition) newMatch(seed uint64, names [2]string) *Match {
+	s := &State{def: d, MaxRounds: d.Rules.MaxRounds, First: 0, Turn: 0, FirstPasser: engine.NoPlayer, Winner: engine.NoPlayer,
 		Drones: make([]Drone, 0, 32), scratch: make([]engine.EntityID, 0, 16)}
 	for p := range s.Players {
 		pl := &s.Players[p]
 		pl.Name = names[p]
-		for i, sd := range def.Rules.Sections {
+		for i, sd := range d.Rules.Sections {
 			pl.Sections[i] = Section{Def: sd, Hull: sd.Hull, Shields: sd.Shields}
 		}
 	}
-	e := engine.NewMatch(def.rules, s, seed, names[:])
-	return &Match{E: e, S: s, Def: def}
+	e := engine.NewMatch(d.rules, s, seed, names[:])
+	return &Match{def: d, e: e, s: s}
 }
 
-// Over reports whether the game has ended.
-func (m *Match) Over() bool { return m.S.Phase == PhaseOver }
+// Definition returns the game the match plays.
+func (m *Match) Definition() *Definition { return m.def }
 
-// Do plays a player's action: checks it, runs it (a multi-move as one
+// State returns the match's state, for tests and tools: read it, and
+// change it only as a scenario's setup does (then call Engine().Touch()).
+func (m *Match) State() *State { return m.s }
+
+// Engine returns the engine's match, for tests and tools.
+func (m *Match) Engine() *engine.Match { return m.e }
+
+// over reports whether the game has ended.
+func (m *Match) over() bool { return m.s.Phase == PhaseOver }
+
+// do plays a player's action: checks it, runs it (a multi-move as one
 // chain per move), then closes the turn and, when both players have passed
 // the action phase, starts the next round. A rejected action changes
 // nothing.
-func (m *Match) Do(p engine.PlayerID, a Action) error {
-	if err := m.Check(p, a); err != nil {
-		return err
+func (m *Match) do(p engine.PlayerID, a action) error {
+	if r := m.check(p, a); r != nil {
+		return r.reject()
 	}
-	s := m.S
-	switch a.Kind {
-	case Deploy:
-		if err := m.E.Run(p, call(idDeploy, deployArgs{Kind: a.Drone.index, Lane: a.Lane})); err != nil {
+	s, fx := m.s, m.def.pack.fx
+	switch a.kind {
+	case actDeploy:
+		if err := m.e.Run(p, fx.deploy.Call(deployArgs{Kind: a.drone.index, Lane: a.lane})); err != nil {
 			return err
 		}
-	case Move:
-		if err := m.E.Run(p, call(idMove, moveArgs{Drone: a.ID, To: a.Lane})); err != nil {
+	case actMove:
+		if err := m.e.Run(p, fx.move.Call(moveArgs{Drone: a.id, To: a.lane})); err != nil {
 			return err
 		}
-	case Attack:
-		if err := m.E.Run(p, call(idAttack, attackArgs{Attacker: a.ID, Target: a.Target})); err != nil {
+	case actAttack:
+		if err := m.e.Run(p, fx.attack.Call(attackArgs{Attacker: a.id, Target: a.target})); err != nil {
 			return err
 		}
-	case Play:
-		card := m.Def.Cards[s.Players[p].Hand[a.Card]]
-		args := cardArgs{Hand: a.Card, Lane: m.cardLane(card, a), Target: a.Target, To: a.To, Drones: a.Drones}
-		if err := m.E.Run(p, call(idStartCard, args)); err != nil {
+	case actPlay:
+		card := m.def.Cards[s.Players[p].Hand[a.card]]
+		args := cardArgs{Hand: a.card, Lane: m.cardLane(card, a), Target: a.target, To: a.to, Drones: a.drones}
+		if err := m.e.Run(p, fx.startCard.Call(args)); err != nil {
 			return err
 		}
 		if card.moves > 0 {
-			for range len(a.Drones) - 1 {
-				if err := m.E.Run(p, card.calls[0]); err != nil {
+			for range len(a.drones) - 1 {
+				if err := m.e.Run(p, card.calls[0]); err != nil {
 					return err
 				}
 			}
-			if err := m.E.Run(p, call(idFinishCard, noArgs{})); err != nil {
+			if err := m.e.Run(p, fx.finishCard.Call(noArgs{})); err != nil {
 				return err
 			}
 		}
 	}
-	if err := m.E.Run(p, call(idEndTurn, endTurnArgs{Pass: a.Kind == Pass})); err != nil {
+	if err := m.e.Run(p, fx.endTurn.Call(endTurnArgs{Pass: a.kind == actPass})); err != nil {
 		return err
 	}
 	if s.NeedRound {
@@ -130,24 +162,24 @@ func (m *Match) Do(p engine.PlayerID, a Action) error {
 		if first == engine.NoPlayer {
 			first = s.First
 		}
-		return m.E.Run(first, call(idRoundStart, noArgs{}))
+		return m.e.Run(first, fx.roundStart.Call(noArgs{}))
 	}
 	return nil
 }
 
 // cardLane is the lane a card is played into: its target lane, the lane
-// of its target drone, or the lane its drones move from (PRD §7.3).
-func (m *Match) cardLane(card *CardDef, a Action) int {
+// of its target drone, or the lane its drones move from.
+func (m *Match) cardLane(card *CardDef, a action) int {
 	switch card.Targeting.Type {
 	case "LANE":
-		return a.Lane
+		return a.lane
 	case "DRONE":
-		if d := m.S.live(a.Target); d != nil {
+		if d := m.s.live(a.target); d != nil {
 			return d.Lane
 		}
 	case "DRONES":
-		if len(a.Drones) > 0 {
-			if d := m.S.live(a.Drones[0]); d != nil {
+		if len(a.drones) > 0 {
+			if d := m.s.live(a.drones[0]); d != nil {
 				return d.Lane
 			}
 		}
@@ -155,112 +187,112 @@ func (m *Match) cardLane(card *CardDef, a Action) int {
 	return 0
 }
 
-// Check reports whether a player may take an action now; the error is an
-// engine.RejectError saying why not.
-func (m *Match) Check(p engine.PlayerID, a Action) error {
-	s := m.S
+// check reports why a player may not take an action now, or nil if they
+// may.
+func (m *Match) check(p engine.PlayerID, a action) *refusal {
+	s := m.s
 	switch {
 	case p != 0 && p != 1:
-		return engine.Rejectf("no player %d", p)
+		return refuse("no player %d", p)
 	case s.Phase == PhaseOver:
-		return engine.Rejectf("the game is over")
+		return refuse("the game is over")
 	case p != s.Turn:
-		return engine.Rejectf("it is %s's turn", s.Players[s.Turn].Name)
+		return refuse("it is %s's turn", s.Players[s.Turn].Name)
 	}
 	pl := &s.Players[p]
-	switch a.Kind {
-	case Pass:
+	switch a.kind {
+	case actPass:
 		return nil
-	case Deploy:
+	case actDeploy:
 		if s.Phase != PhaseDeployment {
-			return engine.Rejectf("drones are deployed in the deployment phase")
+			return refuse("drones are deployed in the deployment phase")
 		}
-		k := a.Drone
+		k := a.drone
 		switch {
-		case k == nil || !slices.Contains(m.Def.squad, k):
-			return engine.Rejectf("that drone is not in the squad")
-		case a.Lane < 1 || a.Lane > Lanes:
-			return engine.Rejectf("there is no lane %d", a.Lane)
+		case k == nil || !slices.Contains(m.def.squads[p], k):
+			return refuse("that drone is not in the squad")
+		case a.lane < 1 || a.lane > Lanes:
+			return refuse("there is no lane %d", a.lane)
 		case k.Limit > 0 && s.countKind(p, k, 0) >= k.Limit:
-			return engine.Rejectf("%s allows at most %d on the board", k.Name, k.Limit)
-		case k.MaxPerLane > 0 && s.countKind(p, k, a.Lane) >= k.MaxPerLane:
-			return engine.Rejectf("%s allows at most %d per lane", k.Name, k.MaxPerLane)
+			return refuse("%s allows at most %d on the board", k.Name, k.Limit)
+		case k.MaxPerLane > 0 && s.countKind(p, k, a.lane) >= k.MaxPerLane:
+			return refuse("%s allows at most %d per lane", k.Name, k.MaxPerLane)
 		case s.onBoard(p) >= s.Stats(p).CPULimit:
-			return engine.Rejectf("the CPU limit (%d drones) is reached", s.Stats(p).CPULimit)
+			return refuse("the CPU limit (%d drones) is reached", s.Stats(p).CPULimit)
 		case k.Class > pl.Budget+pl.Energy:
-			return engine.Rejectf("%s costs %d; the budget has %d and energy %d", k.Name, k.Class, pl.Budget, pl.Energy)
+			return refuse("%s costs %d; the budget has %d and energy %d", k.Name, k.Class, pl.Budget, pl.Energy)
 		}
 		return nil
 	}
 	if s.Phase != PhaseAction {
-		return engine.Rejectf("it is the deployment phase: deploy a drone or pass")
+		return refuse("it is the deployment phase: deploy a drone or pass")
 	}
-	switch a.Kind {
-	case Move:
-		d, err := m.ownReady(p, a.ID)
+	switch a.kind {
+	case actMove:
+		d, err := m.ownReady(p, a.id)
 		if err != nil {
 			return err
 		}
-		if a.Lane != d.Lane-1 && a.Lane != d.Lane+1 || a.Lane < 1 || a.Lane > Lanes {
-			return engine.Rejectf("%s can move only to an adjacent lane", d.Label)
+		if a.lane != d.Lane-1 && a.lane != d.Lane+1 || a.lane < 1 || a.lane > Lanes {
+			return refuse("%s can move only to an adjacent lane", d.Label)
 		}
 		return nil
-	case Attack:
-		d, err := m.ownReady(p, a.ID)
+	case actAttack:
+		d, err := m.ownReady(p, a.id)
 		if err != nil {
 			return err
 		}
 		if d.Attack() <= 0 {
-			return engine.Rejectf("%s has no attack", d.Label)
+			return refuse("%s has no attack", d.Label)
 		}
-		if q, lane, ok := s.section(a.Target); ok {
+		if q, lane, ok := s.section(a.target); ok {
 			if q == p || lane != d.Lane {
-				return engine.Rejectf("%s can attack only the enemy section in its lane", d.Label)
+				return refuse("%s can attack only the enemy section in its lane", d.Label)
 			}
 			if s.Players[q].Sections[lane-1].Hull == 0 {
-				return engine.Rejectf("%s is destroyed: there is nothing left to attack", s.EntityName(a.Target))
+				return refuse("%s is destroyed: there is nothing left to attack", s.EntityName(a.target))
 			}
 			for _, id := range s.Players[q].Lanes[lane-1] {
 				if !s.Drone(id).Kind.Passive {
-					return engine.Rejectf("%s guards the section: attack it first", s.Drone(id).Label)
+					return refuse("%s guards the section: attack it first", s.Drone(id).Label)
 				}
 			}
 			return nil
 		}
-		t := s.live(a.Target)
+		t := s.live(a.target)
 		if t == nil || t.Owner == p || t.Lane != d.Lane {
-			return engine.Rejectf("%s can attack only an enemy drone in its lane", d.Label)
+			return refuse("%s can attack only an enemy drone in its lane", d.Label)
 		}
 		return nil
-	case Play:
+	case actPlay:
 		return m.checkCard(p, a)
 	}
-	return engine.Rejectf("unknown action")
+	return refuse("unknown action")
 }
 
 // ownReady returns a player's drone that may act.
-func (m *Match) ownReady(p engine.PlayerID, id engine.EntityID) (*Drone, error) {
-	d := m.S.live(id)
+func (m *Match) ownReady(p engine.PlayerID, id engine.EntityID) (*Drone, *refusal) {
+	d := m.s.live(id)
 	switch {
 	case d == nil || d.Owner != p:
-		return nil, engine.Rejectf("that is not one of your drones")
+		return nil, refuse("that is not one of your drones")
 	case d.Exhausted:
-		return nil, engine.Rejectf("%s is exhausted", d.Label)
+		return nil, refuse("%s is exhausted", d.Label)
 	case d.Kind.Inert:
-		return nil, engine.Rejectf("%s is inert: it cannot move or attack", d.Label)
+		return nil, refuse("%s is inert: it cannot move or attack", d.Label)
 	}
 	return d, nil
 }
 
-func (m *Match) checkCard(p engine.PlayerID, a Action) error {
-	s := m.S
+func (m *Match) checkCard(p engine.PlayerID, a action) *refusal {
+	s := m.s
 	pl := &s.Players[p]
-	if a.Card < 0 || a.Card >= len(pl.Hand) {
-		return engine.Rejectf("there is no card %d in the hand", a.Card)
+	if a.card < 0 || a.card >= len(pl.Hand) {
+		return refuse("there is no card %d in the hand", a.card)
 	}
-	card := m.Def.Cards[pl.Hand[a.Card]]
+	card := m.def.Cards[pl.Hand[a.card]]
 	if card.Cost > pl.Energy {
-		return engine.Rejectf("%s costs %d energy; you have %d", card.Name, card.Cost, pl.Energy)
+		return refuse("%s costs %d energy; you have %d", card.Name, card.Cost, pl.Energy)
 	}
 	affine := func(d *Drone) bool {
 		switch card.Targeting.Affinity {
@@ -271,11 +303,11 @@ func (m *Match) checkCard(p engine.PlayerID, a Action) error {
 		}
 		return true
 	}
-	adjacent := func(from int) bool { return a.To >= 1 && a.To <= Lanes && (a.To == from-1 || a.To == from+1) }
+	adjacent := func(from int) bool { return a.to >= 1 && a.to <= Lanes && (a.to == from-1 || a.to == from+1) }
 	switch card.Targeting.Type {
 	case "LANE":
-		if a.Lane < 1 || a.Lane > Lanes {
-			return engine.Rejectf("%s needs a lane (1-%d)", card.Name, Lanes)
+		if a.lane < 1 || a.lane > Lanes {
+			return refuse("%s needs a lane (1-%d)", card.Name, Lanes)
 		}
 		for _, c := range card.calls {
 			if t, ok := c.Args.(tokenArgs); ok {
@@ -283,50 +315,65 @@ func (m *Match) checkCard(p engine.PlayerID, a Action) error {
 				if t.TargetOwner == "OPPONENT" {
 					owner = 1 - p
 				}
-				if k := m.Def.Drone(t.TokenName); k.MaxPerLane > 0 && s.countKind(owner, k, a.Lane) >= k.MaxPerLane {
-					return engine.Rejectf("lane %d already has a %s", a.Lane, k.Name)
+				if k := m.def.Drone(t.TokenName); k.MaxPerLane > 0 && s.countKind(owner, k, a.lane) >= k.MaxPerLane {
+					return refuse("lane %d already has a %s", a.lane, k.Name)
 				}
 			}
 		}
 	case "DRONE":
-		d := s.live(a.Target)
+		d := s.live(a.target)
 		if d == nil || !affine(d) {
-			return engine.Rejectf("%s needs a %s drone as its target", card.Name, affinityText(card.Targeting.Affinity))
+			return refuse("%s needs %s drone as its target", card.Name, anAffinity(card.Targeting.Affinity))
 		}
 		for _, c := range card.calls {
 			if _, ok := c.Args.(singleMoveArgs); ok {
 				if d.Kind.Inert {
-					return engine.Rejectf("%s is inert: it cannot be moved", d.Label)
+					return refuse("%s is inert: it cannot be moved", d.Label)
 				}
 				if !adjacent(d.Lane) {
-					return engine.Rejectf("%s moves its target to an adjacent lane", card.Name)
+					return refuse("%s moves its target to an adjacent lane", card.Name)
 				}
 			}
 		}
 	case "DRONES":
-		if len(a.Drones) == 0 || len(a.Drones) > card.moves {
-			return engine.Rejectf("%s moves 1 to %d drones", card.Name, card.moves)
+		if len(a.drones) == 0 || len(a.drones) > card.moves {
+			return refuse("%s moves 1 to %d drones", card.Name, card.moves)
 		}
 		lane := 0
-		for i, id := range a.Drones {
+		for i, id := range a.drones {
 			d := s.live(id)
 			switch {
 			case d == nil || !affine(d):
-				return engine.Rejectf("%s moves %s drones", card.Name, affinityText(card.Targeting.Affinity))
+				return refuse("%s moves %s drones", card.Name, affinityText(card.Targeting.Affinity))
 			case d.Kind.Inert:
-				return engine.Rejectf("%s is inert: it cannot be moved", d.Label)
-			case slices.Contains(a.Drones[:i], id):
-				return engine.Rejectf("%s is selected twice", d.Label)
+				return refuse("%s is inert: it cannot be moved", d.Label)
+			case slices.Contains(a.drones[:i], id):
+				return refuse("%s is selected twice", d.Label)
 			case lane != 0 && d.Lane != lane:
-				return engine.Rejectf("%s moves drones from one lane", card.Name)
+				return refuse("%s moves drones from one lane", card.Name)
 			}
 			lane = d.Lane
 		}
 		if !adjacent(lane) {
-			return engine.Rejectf("%s moves drones to an adjacent lane", card.Name)
+			return refuse("%s moves drones to an adjacent lane", card.Name)
 		}
 	}
 	return nil
+}
+
+// refusal is why the rules refuse an action, put into words only when
+// asked: legal tries every candidate action, and nobody reads why most of
+// them are refused.
+type refusal struct {
+	format string
+	args   []any
+}
+
+func refuse(format string, args ...any) *refusal { return &refusal{format, args} }
+
+// reject is the refusal as the match's error.
+func (r *refusal) reject() error {
+	return &engine.RejectError{Reason: fmt.Sprintf(r.format, r.args...)}
 }
 
 func affinityText(a string) string {
@@ -339,38 +386,49 @@ func affinityText(a string) string {
 	return "any"
 }
 
-// Legal returns the actions a player may take now (none when it is not
+// anAffinity is affinityText with its article: "an enemy".
+func anAffinity(a string) string {
+	switch a {
+	case "FRIENDLY":
+		return "a friendly"
+	case "ENEMY":
+		return "an enemy"
+	}
+	return "any"
+}
+
+// legal returns the actions a player may take now (none when it is not
 // their turn): every deployment, move, attack and card with its targets,
 // and passing. A multi-move card is offered with the first drones of each
 // lane, up to its count.
-func (m *Match) Legal(p engine.PlayerID) []Action {
-	s := m.S
+func (m *Match) legal(p engine.PlayerID) []action {
+	s := m.s
 	if s.Phase == PhaseOver || p != s.Turn {
 		return nil
 	}
-	var out []Action
-	try := func(a Action) {
-		if m.Check(p, a) == nil {
+	var out []action
+	try := func(a action) {
+		if m.check(p, a) == nil {
 			out = append(out, a)
 		}
 	}
 	if s.Phase == PhaseDeployment {
-		for _, k := range m.Def.squad {
+		for _, k := range m.def.squads[p] {
 			for lane := 1; lane <= Lanes; lane++ {
-				try(Action{Kind: Deploy, Drone: k, Lane: lane})
+				try(action{kind: actDeploy, drone: k, lane: lane})
 			}
 		}
-		return append(out, Action{Kind: Pass})
+		return append(out, action{kind: actPass})
 	}
 	pl := &s.Players[p]
 	for lane := range pl.Lanes {
 		for _, id := range pl.Lanes[lane] {
 			for _, to := range []int{lane, lane + 2} {
-				try(Action{Kind: Move, ID: id, Lane: to})
+				try(action{kind: actMove, id: id, lane: to})
 			}
-			try(Action{Kind: Attack, ID: id, Target: SectionID(1-p, lane+1)})
+			try(action{kind: actAttack, id: id, target: SectionID(1-p, lane+1)})
 			for _, t := range s.Players[1-p].Lanes[lane] {
-				try(Action{Kind: Attack, ID: id, Target: t})
+				try(action{kind: actAttack, id: id, target: t})
 			}
 		}
 	}
@@ -380,25 +438,25 @@ func (m *Match) Legal(p engine.PlayerID) []Action {
 			continue // the same card twice offers the same choices
 		}
 		seen = append(seen, ci)
-		card := m.Def.Cards[ci]
+		card := m.def.Cards[ci]
 		switch card.Targeting.Type {
 		case "NONE":
-			try(Action{Kind: Play, Card: i})
+			try(action{kind: actPlay, card: i})
 		case "LANE":
 			for lane := 1; lane <= Lanes; lane++ {
-				try(Action{Kind: Play, Card: i, Lane: lane})
+				try(action{kind: actPlay, card: i, lane: lane})
 			}
 		case "DRONE":
 			for q := range s.Players {
 				for _, ids := range s.Players[q].Lanes {
 					for _, id := range ids {
 						if !hasMove(card) {
-							try(Action{Kind: Play, Card: i, Target: id})
+							try(action{kind: actPlay, card: i, target: id})
 							continue
 						}
 						d := s.Drone(id)
 						for _, to := range []int{d.Lane - 1, d.Lane + 1} {
-							try(Action{Kind: Play, Card: i, Target: id, To: to})
+							try(action{kind: actPlay, card: i, target: id, to: to})
 						}
 					}
 				}
@@ -415,12 +473,12 @@ func (m *Match) Legal(p engine.PlayerID) []Action {
 					continue
 				}
 				for _, to := range []int{lane, lane + 2} {
-					try(Action{Kind: Play, Card: i, Drones: pick, To: to})
+					try(action{kind: actPlay, card: i, drones: pick, to: to})
 				}
 			}
 		}
 	}
-	return append(out, Action{Kind: Pass})
+	return append(out, action{kind: actPass})
 }
 
 func hasMove(card *CardDef) bool {
@@ -432,27 +490,27 @@ func hasMove(card *CardDef) bool {
 	return false
 }
 
-// Describe says what an action does, for menus and logs.
-func (m *Match) Describe(p engine.PlayerID, a Action) string {
-	s := m.S
+// describe says what an action does, in the players' words, for menus.
+func (m *Match) describe(p engine.PlayerID, a action) string {
+	s := m.s
 	name := func(id engine.EntityID) string { return s.EntityName(id) }
-	switch a.Kind {
-	case Deploy:
-		return fmt.Sprintf("deploy %s to lane %d (cost %d)", a.Drone.Name, a.Lane, a.Drone.Class)
-	case Move:
-		return fmt.Sprintf("move %s to lane %d", name(a.ID), a.Lane)
-	case Attack:
-		return fmt.Sprintf("attack %s with %s (%d damage)", name(a.Target), name(a.ID), s.Drone(a.ID).Attack())
-	case Play:
-		card := m.Def.Cards[s.Players[p].Hand[a.Card]]
-		txt := fmt.Sprintf("play %s (%d energy)", card.Name, card.Cost)
+	switch a.kind {
+	case actDeploy:
+		return fmt.Sprintf("Deploy %s to lane %d (cost %d)", a.drone.Name, a.lane, a.drone.Class)
+	case actMove:
+		return fmt.Sprintf("Move %s to lane %d", name(a.id), a.lane)
+	case actAttack:
+		return fmt.Sprintf("Attack %s with %s (%d damage)", name(a.target), name(a.id), s.Drone(a.id).Attack())
+	case actPlay:
+		card := m.def.Cards[s.Players[p].Hand[a.card]]
+		txt := fmt.Sprintf("Play %s (%d energy)", card.Name, card.Cost)
 		switch card.Targeting.Type {
 		case "LANE":
-			txt += fmt.Sprintf(" into lane %d", a.Lane)
+			txt += fmt.Sprintf(" into lane %d", a.lane)
 		case "DRONE":
-			txt += " on " + name(a.Target)
+			txt += " on " + name(a.target)
 		case "DRONES":
-			for i, id := range a.Drones {
+			for i, id := range a.drones {
 				if i == 0 {
 					txt += " moving "
 				} else {
@@ -461,10 +519,10 @@ func (m *Match) Describe(p engine.PlayerID, a Action) string {
 				txt += name(id)
 			}
 		}
-		if a.To > 0 {
-			txt += fmt.Sprintf(" to lane %d", a.To)
+		if a.to > 0 {
+			txt += fmt.Sprintf(" to lane %d", a.to)
 		}
 		return txt
 	}
-	return "pass"
+	return "Pass"
 }

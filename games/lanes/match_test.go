@@ -1,39 +1,45 @@
 package lanes
 
 import (
-	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 )
 
-// botGame plays a whole bot game and returns its JSON log, its final hash
+// botGame plays a whole bot game and returns the match, its log as JSON
 // and the hash after every command.
 func botGame(t testing.TB, seed uint64) (*Match, []byte, []string) {
-	m, err := NewMatch(Builtin(), seed, [2]string{"A", "B"})
+	m, err := bundled(t).NewMatch(game.Setup{Players: []string{"A", "B"}, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bots := [2]*Bot{NewBot(seed, 0), NewBot(seed, 1)}
+	bots := [2]*rng.Stream{rng.New(seed).Stream("bot 0"), rng.New(seed).Stream("bot 1")}
 	var hashes []string
-	for n := 0; !m.Over(); n++ {
+	for n := 0; !m.over(); n++ {
 		if n > 20_000 {
 			t.Fatal("the game did not end")
 		}
-		p := m.S.Turn
-		if err := m.Do(p, bots[p].Choose(m, p)); err != nil {
-			t.Fatalf("command %d: %v", n, err)
+		seat := int(m.s.Turn)
+		cmd, ok := m.BotCommand(seat, bots[seat])
+		if !ok {
+			t.Fatalf("command %d: the bot has nothing to play", n)
 		}
-		hashes = append(hashes, m.E.Hash())
+		if err := m.Apply(seat, cmd); err != nil {
+			t.Fatalf("command %d: %s: %v", n, cmd, err)
+		}
+		hashes = append(hashes, m.Hash())
 	}
-	var log bytes.Buffer
-	if err := m.WriteJSONL(&log, 0); err != nil {
+	log, err := json.Marshal(m.Log(game.Spectator, 0))
+	if err != nil {
 		t.Fatal(err)
 	}
-	return m, log.Bytes(), hashes
+	return m, log, hashes
 }
 
 // TestSameSeedSameGame: two bot games with the same seed have the same
@@ -42,21 +48,16 @@ func botGame(t testing.TB, seed uint64) (*Match, []byte, []string) {
 func TestSameSeedSameGame(t *testing.T) {
 	m1, log1, h1 := botGame(t, 42)
 	_, log2, h2 := botGame(t, 42)
-	if !bytes.Equal(log1, log2) {
+	if string(log1) != string(log2) {
 		t.Error("the logs of two games with seed 42 differ")
 	}
-	if len(h1) != len(h2) {
-		t.Fatalf("%d and %d commands", len(h1), len(h2))
+	if !slices.Equal(h1, h2) {
+		t.Error("the hashes of two games with seed 42 differ")
 	}
-	for i := range h1 {
-		if h1[i] != h2[i] {
-			t.Fatalf("the hashes differ after command %d", i)
-		}
-	}
-	if _, log3, _ := botGame(t, 43); bytes.Equal(log1, log3) {
+	if _, log3, _ := botGame(t, 43); string(log1) == string(log3) {
 		t.Error("seeds 42 and 43 gave the same game")
 	}
-	if !m1.Over() {
+	if !m1.Outcome().Over {
 		t.Error("the game is not over")
 	}
 }
@@ -67,11 +68,11 @@ func TestBotGamesEnd(t *testing.T) {
 	kinds := map[string]bool{}
 	for seed := uint64(1); seed <= 12; seed++ {
 		m, _, _ := botGame(t, seed)
-		if m.S.Round > m.Def.Rules.MaxRounds {
-			t.Errorf("seed %d: %d rounds, more than the limit", seed, m.S.Round)
+		if o := m.Outcome(); o.Rounds > m.def.Rules.MaxRounds || o.Reason == "" {
+			t.Errorf("seed %d: %+v, more rounds than the limit or no reason", seed, o)
 		}
-		for _, ev := range m.E.Events {
-			kinds[m.Def.rules.Types.Name(ev.Type)] = true
+		for _, ev := range m.e.Events {
+			kinds[m.def.rules.Types.Name(ev.Type)] = true
 		}
 	}
 	for _, want := range []string{"ON_DEPLOY", "ON_MOVE", "ON_LANE_ATTACK", "ON_ATTACK", "ON_CARD_PLAY", "ON_CARD_DRAWN",
@@ -82,47 +83,23 @@ func TestBotGamesEnd(t *testing.T) {
 	}
 }
 
-// TestFiringRecords: the JSON log's TRIGGER_FIRED records carry what a UI
-// needs to animate a cascade: chain, depth, the drone and its board and
-// lane, the ability and what it does.
-func TestFiringRecords(t *testing.T) {
+// TestFiringEntries: the log's firings carry what a page needs to animate
+// a cascade: chain, depth, the reacting drone and the drone it affects,
+// named as the view names them, the lane, the ability and what it does.
+func TestFiringEntries(t *testing.T) {
 	sc := readScenario(t, filepath.Join(examples, "03-chaos-cascade.scenario.yaml"))
-	run, err := sc.Start(examples)
+	run, err := testPack.startScenario(sc, examples)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run.Play(&scenario.Result{})
-	var buf bytes.Buffer
-	if err := run.M.WriteJSONL(&buf, run.From); err != nil {
-		t.Fatal(err)
-	}
-	type rec struct {
-		Kind        string   `json:"kind"`
-		KindName    string   `json:"kindName"`
-		Chain       int      `json:"chain"`
-		Depth       int      `json:"depth"`
-		Reactor     int      `json:"reactor"`
-		ReactorName string   `json:"reactorName"`
-		SourceName  string   `json:"sourceName"`
-		Drone       string   `json:"drone"`
-		Ability     string   `json:"ability"`
-		TriggerType string   `json:"triggerType"`
-		Description string   `json:"description"`
-		Lane        int      `json:"lane"`
-		Effects     []string `json:"effects"`
-		Text        string   `json:"text"`
-	}
-	var fired []rec
+	run.play(&scenario.Result{})
+	var fired []game.Entry
 	texts := 0
-	for _, line := range bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n")) {
-		var r rec
-		if err := json.Unmarshal(line, &r); err != nil {
-			t.Fatalf("%s: %v", line, err)
+	for _, e := range run.m.Log(game.Spectator, run.from) {
+		if e.Kind == "fired" {
+			fired = append(fired, e)
 		}
-		if r.Kind == "fired" {
-			fired = append(fired, r)
-		}
-		if r.Text != "" {
+		if e.Text != "" {
 			texts++
 		}
 	}
@@ -130,42 +107,67 @@ func TestFiringRecords(t *testing.T) {
 		t.Fatalf("%d firings, want 8", len(fired))
 	}
 	deep := fired[6]
-	want := rec{Kind: "fired", KindName: "TRIGGER_FIRED", Depth: 6, ReactorName: "HypoDrone", SourceName: "Thor", Drone: "HypoDrone",
-		Ability: "Feedback", TriggerType: "ON_POWER_GAIN", Description: "draw 1 card", Lane: 1}
-	deep.Chain, deep.Reactor, deep.Effects, want.Effects = 0, 0, nil, nil
-	if deep.Kind != want.Kind || deep.KindName != want.KindName || deep.Depth != want.Depth || deep.ReactorName != want.ReactorName ||
-		deep.SourceName != want.SourceName || deep.Drone != want.Drone || deep.Ability != want.Ability ||
-		deep.TriggerType != want.TriggerType || deep.Description != want.Description || deep.Lane != want.Lane {
-		t.Errorf("the deepest firing is\n%+v\nwant\n%+v", deep, want)
+	d, _ := deep.Data.(*EntryData)
+	if deep.Depth != 6 || deep.Subject != "HypoDrone" || deep.Type != "ON_POWER_GAIN" || deep.At != "lane 1" || deep.Seat != 0 ||
+		d == nil || d.Ability != "Feedback" || d.Description != "draw 1 card" || d.SubjectSeat == nil || *d.SubjectSeat != 0 {
+		t.Errorf("the deepest firing is %+v (data %+v)", deep, d)
 	}
 	if texts == 0 {
-		t.Error("no event has a readable text")
+		t.Error("no entry has a readable text")
 	}
 }
 
-// TestRejectedChangesNothing: an action the rules refuse leaves the state
+// TestMineEntries: a Proximity Mine's firing names the mine as its
+// subject and the drone that moved in as its target, with the damage; the
+// damage entry says who dealt it to whom.
+func TestMineEntries(t *testing.T) {
+	run := startMid(t, midGame(t, DroneSpec{Drone: "Proximity Mine"}))
+	if err := run.m.Play(0, moveIntoMine); err != nil {
+		t.Fatal(err)
+	}
+	var fired, damaged *game.Entry
+	for _, e := range run.m.Log(1, run.from) {
+		switch {
+		case e.Kind == "fired":
+			fired = &e
+		case e.Type == "DAMAGED" && damaged == nil:
+			damaged = &e
+		}
+	}
+	if fired == nil || fired.Subject != "Proximity Mine" || fired.Target != "Gladiator" || fired.Amount != 4 || fired.At != "lane 2" {
+		t.Errorf("the mine's firing: %+v", fired)
+	}
+	if damaged == nil || damaged.Subject != "Proximity Mine" || damaged.Target != "Gladiator" || damaged.Amount != 4 {
+		t.Errorf("the damage: %+v", damaged)
+	}
+}
+
+// TestRejectedChangesNothing: a command the rules refuse leaves the state
 // as it was.
 func TestRejectedChangesNothing(t *testing.T) {
-	m, err := NewMatch(Builtin(), 3, [2]string{"A", "B"})
+	m, err := bundled(t).NewMatch(game.Setup{Players: []string{"A", "B"}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := m.E.Hash()
-	other := 1 - m.S.Turn
+	before := m.Hash()
+	turn := int(m.s.Turn)
 	for _, tc := range []struct {
-		p engine.PlayerID
-		a Action
+		seat int
+		c    Command
 	}{
-		{other, Action{Kind: Pass}},
-		{m.S.Turn, Action{Kind: Move, ID: 99, Lane: 2}},
-		{m.S.Turn, Action{Kind: Deploy, Drone: Builtin().Drone("Odin"), Lane: 0}},
-		{m.S.Turn, Action{Kind: Play, Card: 0}},
+		{1 - turn, Command{Do: "pass"}},
+		{turn, Command{Do: "move", Drone: "Odin", Lane: 2}},
+		{turn, Command{Do: "deploy", Drone: "Odin", Lane: 0}},
+		{turn, Command{Do: "deploy", Drone: "Odinn", Lane: 1}},
+		{turn, Command{Do: "play", Card: "Laser Blast"}},
+		{turn, Command{Do: "fly"}},
+		{turn, Command{Do: "pass", Lane: 2}},
 	} {
-		if err := m.Do(tc.p, tc.a); !engine.IsRejected(err) {
-			t.Errorf("%v: got %v, want a rejection", tc.a.Kind, err)
+		if err := m.Play(tc.seat, tc.c); !engine.IsRejected(err) {
+			t.Errorf("%+v: got %v, want a rejection", tc.c, err)
 		}
 	}
-	if m.E.Hash() != before {
-		t.Error("a rejected action changed the state")
+	if m.Hash() != before {
+		t.Error("a rejected command changed the state")
 	}
 }

@@ -3,7 +3,6 @@ package lanes
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 )
 
@@ -22,8 +22,10 @@ type Scenario struct {
 	Game        string `yaml:"game"`
 	Name        string `yaml:"name"`
 	Description string `yaml:"description"`
-	// Data is the game file, relative to the scenario (default: the
-	// built-in game).
+	// File is the game file, relative to the scenario's folder (default:
+	// the bundled game, examples/lanes/drone-lanes.json). Data is its
+	// older name.
+	File string `yaml:"file"`
 	Data string `yaml:"data"`
 	// Define adds trigger types, drones and cards to the game, in the game
 	// file's format; a drone or card with an existing name or id replaces it.
@@ -161,43 +163,43 @@ type SectionExpect struct {
 
 // RunScenario runs a lanes scenario file and reports every expectation
 // that failed.
-func RunScenario(path string, data []byte) *scenario.Result {
+func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
 	var sc Scenario
 	r, ok := scenario.Open(path, data, &sc)
 	if !ok {
 		return r
 	}
-	run, err := sc.Start(filepath.Dir(path))
+	run, err := p.startScenario(&sc, filepath.Dir(path))
 	if err != nil {
 		r.Failf("%v", err)
 		return r
 	}
-	run.Play(r)
-	run.Check(r)
+	run.play(r)
+	run.check(r)
 	return r
 }
 
-// ScenarioRun is a scenario being run: its match, and where the commands'
+// scenarioRun is a scenario being run: its match, and where the commands'
 // records begin.
-type ScenarioRun struct {
-	Sc    *Scenario
-	M     *Match
-	From  int
+type scenarioRun struct {
+	sc    *Scenario
+	m     *Match
+	from  int
 	names [2]string
 }
 
-// Start loads the scenario's game (with its definitions) and sets up the
-// board. dir is the folder relative paths are read from.
-func (sc *Scenario) Start(dir string) (*ScenarioRun, error) {
-	def, err := sc.game(dir)
+// startScenario loads the scenario's game (with its definitions) and sets
+// up the board. dir is the folder relative paths are read from.
+func (p *Pack) startScenario(sc *Scenario, dir string) (*scenarioRun, error) {
+	def, err := p.scenarioGame(sc, dir)
 	if err != nil {
 		return nil, err
 	}
-	return sc.StartWith(def)
+	return sc.startWith(def)
 }
 
-// StartWith sets up the scenario's board with a game already loaded.
-func (sc *Scenario) StartWith(def *Def) (*ScenarioRun, error) {
+// startWith sets up the scenario's board with a game already loaded.
+func (sc *Scenario) startWith(def *Definition) (*scenarioRun, error) {
 	names := [2]string{"A", "B"}
 	if len(sc.Players) > 0 {
 		if len(sc.Players) != 2 || sc.Players[0] == sc.Players[1] {
@@ -209,31 +211,51 @@ func (sc *Scenario) StartWith(def *Def) (*ScenarioRun, error) {
 	if seed == 0 {
 		seed = 1
 	}
-	m := newMatch(def, seed, names)
-	run := &ScenarioRun{Sc: sc, M: m, names: names}
+	m := def.newMatch(seed, names)
+	run := &scenarioRun{sc: sc, m: m, names: names}
 	if err := run.setup(); err != nil {
 		return nil, fmt.Errorf("setup: %v", err)
 	}
-	run.From = len(m.E.Records())
+	m.e.Touch()
+	run.from = len(m.e.Records())
 	return run, nil
 }
 
-// game loads the scenario's game file and adds its definitions.
-func (sc *Scenario) game(dir string) (*Def, error) {
-	file, data := BuiltinFile, BuiltinData()
-	if sc.Data != "" {
-		file = scenario.Resolve(dir, sc.Data)
-		var err error
-		if data, err = os.ReadFile(file); err != nil {
-			return nil, fmt.Errorf("data: %v", err)
-		}
+// scenarioSource returns the source of a scenario's game: the file it
+// names, relative to its folder, or the bundled game.
+func scenarioSource(sc *Scenario, dir string) (*game.Source, error) {
+	file := sc.File
+	switch {
+	case sc.File != "" && sc.Data != "":
+		return nil, fmt.Errorf("file and data both name the game file: keep file")
+	case sc.Data != "":
+		file = sc.Data
+	case file == "":
+		return BundledSource(BundledGame)
+	}
+	src, err := game.Open(scenario.Resolve(dir, file), game.Limits{})
+	if err != nil {
+		return nil, fmt.Errorf("file: %v", err)
+	}
+	return src, nil
+}
+
+// scenarioGame loads the scenario's game file and adds its definitions.
+func (p *Pack) scenarioGame(sc *Scenario, dir string) (*Definition, error) {
+	src, err := scenarioSource(sc, dir)
+	if err != nil {
+		return nil, err
 	}
 	if sc.Define == nil {
-		def, diags := Load(file, data)
+		def, diags := p.LoadDefinition(src)
 		if def == nil {
 			return nil, fmt.Errorf("the game file is invalid:\n%s", diags.String())
 		}
 		return def, nil
+	}
+	data, err := src.Data()
+	if err != nil {
+		return nil, fmt.Errorf("file: %v", err)
 	}
 	// Validate the definitions with the schema, then check the game they
 	// make together.
@@ -246,8 +268,7 @@ func (sc *Scenario) game(dir string) (*Def, error) {
 		return nil, fmt.Errorf("define: %v", err)
 	}
 	col := &collector{prefix: "/define"}
-	_, ext := schemas()
-	ext.Check(col, doc)
+	p.ext.Check(col, doc)
 	if col.errs() {
 		return nil, col.err()
 	}
@@ -257,13 +278,13 @@ func (sc *Scenario) game(dir string) (*Def, error) {
 	}
 	var f fileData
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+		return nil, fmt.Errorf("%s: %v", src.Name(), err)
 	}
 	setPointers("", f.TriggerTypes, f.Drones, f.Cards)
 	setPointers("/define", x.TriggerTypes, x.Drones, x.Cards)
 	f.merge(&x)
 	col.prefix = ""
-	def := build(&f, file, col)
+	def := p.build(&f, src.Name(), col)
 	if col.errs() {
 		return nil, col.err()
 	}
@@ -294,7 +315,7 @@ func (c *collector) err() error {
 	return fmt.Errorf("define:\n  %s", strings.Join(lines, "\n  "))
 }
 
-func (run *ScenarioRun) player(name string) (engine.PlayerID, error) {
+func (run *scenarioRun) player(name string) (engine.PlayerID, error) {
 	for i, n := range run.names {
 		if n == name {
 			return engine.PlayerID(i), nil
@@ -303,8 +324,8 @@ func (run *ScenarioRun) player(name string) (engine.PlayerID, error) {
 	return 0, fmt.Errorf("no player %q (the players are %s and %s)", name, run.names[0], run.names[1])
 }
 
-func (run *ScenarioRun) setup() error {
-	m, s, st := run.M, run.M.S, run.Sc.Setup
+func (run *scenarioRun) setup() error {
+	m, s, st := run.m, run.m.s, run.sc.Setup
 	s.Round = max(st.Round, 1)
 	s.Phase = PhaseAction
 	if st.Phase != "" {
@@ -370,15 +391,15 @@ func (run *ScenarioRun) setup() error {
 		}
 		for lane := 1; lane <= Lanes; lane++ {
 			for _, ds := range ps.Lanes[lane] {
-				k := m.Def.Drone(ds.Drone)
+				k := m.def.Drone(ds.Drone)
 				if k == nil {
 					var all []string
-					for _, d := range m.Def.Drones {
+					for _, d := range m.def.Drones {
 						all = append(all, d.Name)
 					}
 					return fmt.Errorf("%s's lane %d: no drone %q%s", pl.Name, lane, ds.Drone, diag.DidYouMean(ds.Drone, all))
 				}
-				d := s.Drone(s.newDrone(m.E.Index, k, p, lane))
+				d := s.Drone(s.newDrone(m.e.Index, k, p, lane))
 				if ds.As != "" {
 					d.Label = ds.As
 				}
@@ -407,13 +428,13 @@ func (run *ScenarioRun) setup() error {
 	return nil
 }
 
-func (run *ScenarioRun) cards(names []string) ([]int, error) {
+func (run *scenarioRun) cards(names []string) ([]int, error) {
 	out := []int{}
 	for _, n := range names {
-		c := run.M.Def.Card(n)
+		c := run.m.def.Card(n)
 		if c == nil {
 			var all []string
-			for _, c := range run.M.Def.Cards {
+			for _, c := range run.m.def.Cards {
 				all = append(all, c.ID)
 			}
 			return nil, fmt.Errorf("no card %q%s", n, diag.DidYouMean(n, all))
@@ -424,8 +445,8 @@ func (run *ScenarioRun) cards(names []string) ([]int, error) {
 }
 
 // drone finds a drone by label.
-func (run *ScenarioRun) drone(label string) (*Drone, error) {
-	s := run.M.S
+func (run *scenarioRun) drone(label string) (*Drone, error) {
+	s := run.m.s
 	for i := range s.Drones {
 		if s.Drones[i].Label == label {
 			return &s.Drones[i], nil
@@ -438,90 +459,39 @@ func (run *ScenarioRun) drone(label string) (*Drone, error) {
 	return nil, fmt.Errorf("no drone %q%s", label, diag.DidYouMean(label, all))
 }
 
-// Action turns a scenario command into an action.
-func (run *ScenarioRun) Action(c CommandSpec) (engine.PlayerID, Action, error) {
-	s := run.M.S
+// command turns a scenario command into a seat and a command.
+func (run *scenarioRun) command(c CommandSpec) (int, Command, error) {
 	p, err := run.player(c.Player)
 	if err != nil {
-		return 0, Action{}, err
+		return 0, Command{}, err
 	}
-	target := func() (engine.EntityID, error) {
-		if c.Target == "" {
-			return 0, nil
-		}
-		for lane := 1; lane <= Lanes; lane++ {
-			if s.Players[1-p].Sections[lane-1].Def.Name == c.Target {
-				return SectionID(1-p, lane), nil
-			}
-		}
-		d, err := run.drone(c.Target)
-		if err != nil {
-			return 0, err
-		}
-		return d.ID, nil
-	}
-	var a Action
+	var cmd Command
 	switch {
 	case c.Pass:
-		a.Kind = Pass
+		cmd = Command{Do: "pass"}
 	case c.Deploy != "":
-		k := run.M.Def.Drone(c.Deploy)
-		if k == nil {
-			return 0, a, fmt.Errorf("no drone %q", c.Deploy)
-		}
-		a = Action{Kind: Deploy, Drone: k, Lane: c.Lane}
+		cmd = Command{Do: "deploy", Drone: c.Deploy, Lane: c.Lane}
 	case c.Move != "":
-		d, err := run.drone(c.Move)
-		if err != nil {
-			return 0, a, err
-		}
-		a = Action{Kind: Move, ID: d.ID, Lane: c.To}
+		cmd = Command{Do: "move", Drone: c.Move, Lane: c.To}
 	case c.Attack != "":
-		d, err := run.drone(c.Attack)
-		if err != nil {
-			return 0, a, err
-		}
-		t, err := target()
-		if err != nil {
-			return 0, a, err
-		}
-		a = Action{Kind: Attack, ID: d.ID, Target: t}
+		cmd = Command{Do: "attack", Drone: c.Attack, Target: c.Target}
 	case c.Play != "":
-		card := run.M.Def.Card(c.Play)
-		i := -1
-		if card != nil {
-			i = slices.Index(s.Players[p].Hand, card.index)
-		}
-		if i < 0 {
-			return 0, a, fmt.Errorf("%s has no card %q in hand", s.Players[p].Name, c.Play)
-		}
-		t, err := target()
-		if err != nil {
-			return 0, a, err
-		}
-		a = Action{Kind: Play, Card: i, Lane: c.Lane, Target: t, To: c.To}
-		for _, n := range c.Drones {
-			d, err := run.drone(n)
-			if err != nil {
-				return 0, a, err
-			}
-			a.Drones = append(a.Drones, d.ID)
-		}
+		cmd = Command{Do: "play", Card: c.Play, Lane: c.Lane, Target: c.Target, To: c.To, Drones: c.Drones}
 	default:
-		return 0, a, fmt.Errorf("say what the command does: deploy, move, attack, play or pass")
+		return 0, cmd, fmt.Errorf("say what the command does: deploy, move, attack, play or pass")
 	}
-	return p, a, nil
+	return int(p), cmd, nil
 }
 
-// Play runs the scenario's commands, recording failures in r.
-func (run *ScenarioRun) Play(r *scenario.Result) {
-	for i, c := range run.Sc.Commands {
-		p, a, err := run.Action(c)
+// play runs the scenario's commands, recording failures in r.
+func (run *scenarioRun) play(r *scenario.Result) {
+	for i, c := range run.sc.Commands {
+		p, cmd, err := run.command(c)
 		if err != nil {
 			r.Failf("command %d: %v", i+1, err)
 			return
 		}
-		err = run.M.Do(p, a)
+		err = run.m.Play(p, cmd)
 		switch {
 		case c.Reject != "" && err == nil:
 			r.Failf("command %d: was accepted, want it rejected (%s)", i+1, c.Reject)
@@ -534,15 +504,15 @@ func (run *ScenarioRun) Play(r *scenario.Result) {
 	}
 }
 
-// Check compares the match with the scenario's expectations.
-func (run *ScenarioRun) Check(r *scenario.Result) {
-	m, s, x := run.M, run.M.S, run.Sc.Expect
+// check compares the match with the scenario's expectations.
+func (run *scenarioRun) check(r *scenario.Result) {
+	m, s, x := run.m, run.m.s, run.sc.Expect
 	if x.Trace != nil {
-		r.ExpectLines("trace", m.Trace(run.From), *x.Trace)
+		r.ExpectLines("trace", m.trace(run.from), *x.Trace)
 	}
 	if x.Deepest != nil {
 		deepest := int32(0)
-		for _, rec := range m.E.Records()[run.From:] {
+		for _, rec := range m.e.Records()[run.from:] {
 			if rec.Kind == engine.RecFired {
 				deepest = max(deepest, rec.Depth)
 			}
@@ -608,10 +578,6 @@ func (run *ScenarioRun) Check(r *scenario.Result) {
 		r.Expect("winner", got, x.Winner)
 	}
 	if len(x.Log) > 0 {
-		var lines []string
-		for _, line := range m.Readable(run.From) {
-			lines = append(lines, strings.TrimSpace(line))
-		}
-		r.ExpectInOrder("log", lines, x.Log)
+		r.ExpectInOrder("log", m.textLines(run.from), x.Log)
 	}
 }

@@ -2,11 +2,13 @@ package lanes
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
@@ -18,20 +20,20 @@ const examples = "../../examples/lanes"
 // TestScenarios runs every scenario file under examples/lanes, twice: the
 // second run must give the same log and state hash.
 func TestScenarios(t *testing.T) {
-	files := scenariotest.Run(t, examples, 20, RunScenario)
+	files := scenariotest.Run(t, examples, 20, testPack.RunScenario)
 	for _, f := range files {
-		var logs [2]bytes.Buffer
+		var logs [2][]byte
 		var hashes [2]string
 		for i := range 2 {
-			run, err := readScenario(t, f).Start(filepath.Dir(f))
+			run, err := testPack.startScenario(readScenario(t, f), filepath.Dir(f))
 			if err != nil {
 				t.Fatal(err)
 			}
-			run.Play(&scenario.Result{})
-			run.M.WriteJSONL(&logs[i], 0)
-			hashes[i] = run.M.E.Hash()
+			run.play(&scenario.Result{})
+			logs[i], _ = json.Marshal(run.m.Log(game.Spectator, 0))
+			hashes[i] = run.m.Hash()
 		}
-		if hashes[0] != hashes[1] || !bytes.Equal(logs[0].Bytes(), logs[1].Bytes()) {
+		if hashes[0] != hashes[1] || !bytes.Equal(logs[0], logs[1]) {
 			t.Errorf("%s: two runs of the scenario differ", f)
 		}
 	}
@@ -73,9 +75,43 @@ func TestScenarioFailuresAreReported(t *testing.T) {
 		if bad == string(data) {
 			t.Fatalf("%q is not in the scenario", tc.from)
 		}
-		r := RunScenario("chaos.scenario.yaml", []byte(bad))
+		r := testPack.RunScenario("chaos.scenario.yaml", []byte(bad))
 		if r.Passed() || !strings.Contains(r.String(), tc.want) {
 			t.Errorf("changing %q: want a failure containing %q, got:\n%s", tc.from, tc.want, r)
+		}
+	}
+}
+
+// A scenario names its game with file: (or data:, its older name),
+// relative to its folder; without one it plays the bundled game, from
+// whatever folder it is in.
+func TestScenarioGameFile(t *testing.T) {
+	dir := t.TempDir()
+	game := strings.Replace(string(bundledData(t)), `"attack": 3, "hull": 1`, `"attack": 5, "hull": 1`, 1) // Firefly
+	if err := os.WriteFile(filepath.Join(dir, "hard.json"), []byte(game), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := `
+setup: {players: {A: {lanes: {1: [Firefly]}}}}
+commands: [{player: A, attack: Firefly, target: Bridge}]
+expect: {players: {B: {damage: DAMAGE}}}
+`
+	tests := []struct{ head, damage, fail string }{
+		{"", "0", ""}, // Firefly's 3 go to the Bridge's 3 shields
+		{"file: hard.json", "2", ""},
+		{"data: hard.json", "2", ""},
+		{"file: hard.json\ndata: hard.json", "2", "file and data both name the game file"},
+		{"file: missing.json", "0", "file:"},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(dir, "x.scenario.yaml")
+		text := "game: lanes\n" + tc.head + strings.Replace(body, "DAMAGE", tc.damage, 1)
+		r := testPack.RunScenario(path, []byte(text))
+		switch {
+		case tc.fail == "" && !r.Passed():
+			t.Errorf("%q: %s", tc.head, r)
+		case tc.fail != "" && (r.Passed() || !strings.Contains(r.String(), tc.fail)):
+			t.Errorf("%q: %s, want a failure saying %q", tc.head, r, tc.fail)
 		}
 	}
 }

@@ -13,13 +13,15 @@ const Lanes = 3
 // State is the state of one lanes match. Only the game's effects change it,
 // in place.
 type State struct {
-	Def     *Def
+	def     *Definition
 	Players [2]Player
 	// Drones are every drone the match has had, destroyed ones included,
 	// by entity id: drone i has id FirstDrone+i.
 	Drones []Drone
 	Round  int
-	Phase  Phase
+	// MaxRounds ends the match after that many rounds (0: no limit).
+	MaxRounds int
+	Phase     Phase
 	// First is the player who acts first this round; Turn whose turn it is.
 	First, Turn engine.PlayerID
 	Passed      [2]bool
@@ -51,7 +53,8 @@ type Player struct {
 	// Budget is what is left of this round's deployment budget.
 	Budget int
 	Threat int
-	// Deck (top first), Hand and Discard hold card indexes into Def.Cards.
+	// Deck (top first), Hand and Discard hold card indexes into the
+	// definition's Cards.
 	Deck, Hand, Discard []int
 	// Lanes hold the drones on this player's board, left to right.
 	Lanes    [Lanes][]engine.EntityID
@@ -228,10 +231,10 @@ func (s *State) ShipDamage(p engine.PlayerID) int {
 // damageToLose returns the ship damage at which a player loses.
 func (s *State) damageToLose() int {
 	total := 0
-	for _, sec := range s.Def.Rules.Sections {
+	for _, sec := range s.def.Rules.Sections {
 		total += sec.Hull
 	}
-	pct := s.Def.Rules.Victory.DamagePercent
+	pct := s.def.Rules.Victory.DamagePercent
 	return (total*pct + 99) / 100
 }
 
@@ -301,12 +304,16 @@ func (s *State) removeFromLane(d *Drone) {
 	}
 }
 
-// AppendCanonical encodes the whole state for the match's state hash.
+// AppendCanonical encodes the whole state for the match's state hash: every
+// field but the definition's own data (the drone kinds, the sections'
+// rules) and what follows from the rest (a drone's id is its place).
 func (s *State) AppendCanonical(b []byte) []byte {
-	b = engine.AppendVarints(b, int64(s.Round), int64(s.Phase), int64(s.First), int64(s.Turn), engine.Bit(s.Passed[0]), engine.Bit(s.Passed[1]),
+	b = engine.AppendVarints(b, int64(s.Round), int64(s.MaxRounds), int64(s.Phase), int64(s.First), int64(s.Turn), engine.Bit(s.Passed[0]), engine.Bit(s.Passed[1]),
 		int64(s.FirstPasser), engine.Bit(s.GoAgain), engine.Bit(s.NeedRound), int64(s.Winner), s.Order)
+	b = s.Play.appendCanonical(b)
 	for i := range s.Players {
 		p := &s.Players[i]
+		b = appendString(b, p.Name)
 		b = engine.AppendVarints(b, int64(p.Energy), int64(p.Budget), int64(p.Threat), int64(p.Drawn), int64(p.EnergyGained))
 		for _, cards := range [][]int{p.Deck, p.Hand, p.Discard} {
 			b = binary.AppendUvarint(b, uint64(len(cards)))
@@ -327,6 +334,7 @@ func (s *State) AppendCanonical(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s.Drones)))
 	for i := range s.Drones {
 		d := &s.Drones[i]
+		b = appendString(b, d.Label)
 		b = engine.AppendVarints(b, int64(d.Kind.index), int64(d.Owner), int64(d.Lane), int64(d.Hull), int64(d.Shields),
 			engine.Bit(d.Exhausted), engine.Bit(d.Marked), engine.Bit(d.Destroyed), int64(d.Drew), int64(d.EnergyGained), int64(len(d.Mods)))
 		for _, m := range d.Mods {
@@ -334,4 +342,22 @@ func (s *State) AppendCanonical(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// appendCanonical encodes the card being played.
+func (p *cardPlay) appendCanonical(b []byte) []byte {
+	card := -1
+	if p.Card != nil {
+		card = p.Card.index
+	}
+	b = engine.AppendVarints(b, engine.Bit(p.Active), int64(card), int64(p.Player), int64(p.Lane), int64(p.Target), int64(p.To), int64(p.Next), int64(len(p.Drones)))
+	for _, id := range p.Drones {
+		b = binary.AppendVarint(b, int64(id))
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }
