@@ -28,7 +28,9 @@ func load(t testing.TB, path string) *Definition {
 	return def
 }
 
-func ambush(t testing.TB) *Definition { return load(t, filepath.Join(examples, "ambush.encounter.json")) }
+func ambush(t testing.TB) *Definition {
+	return load(t, filepath.Join(examples, "ambush.encounter.json"))
+}
 
 // botFight plays the ambush with bots on both sides and returns the JSON
 // lines log and the hash after every command.
