@@ -15,3 +15,11 @@ var Party embed.FS
 //
 //go:embed rulebook/*.json
 var Rulebook embed.FS
+
+// Skirmish holds the example skirmishes: the encounters
+// (skirmish/*.encounter.json) and the combatant files they use
+// (skirmish/*.json). An encounter is loaded with the combatants it names,
+// from the same folder.
+//
+//go:embed skirmish/*.json
+var Skirmish embed.FS

@@ -233,8 +233,7 @@ func (g *State) opportunityAttack(c *engine.Ctx) error {
 	in, answered := c.Answer(0)
 	if !answered {
 		return c.Ask(engine.Decision{Player: r.Side, Kind: ReactionKind,
-			Prompt:  fmt.Sprintf("The %s leaves the reach of the %s", mover.Key, r.Key),
-			Options: []string{fmt.Sprintf("Attack the %s as it leaves (opportunity attack)", mover.Key), "Let it go"}})
+			Prompt: "The " + mover.Key + " leaves the reach of the " + r.Key, Options: mover.leaving})
 	}
 	if in.Choice != 0 {
 		c.Note("%s lets %s go", r.Key, mover.Key)

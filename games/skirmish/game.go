@@ -153,6 +153,10 @@ type Combatant struct {
 	// KnockOuts the creatures it took out, for the simulator's tally.
 	Attacks, Dealt, KnockOuts int
 
+	// leaving are the answers to a reaction against the creature as it
+	// leaves someone's reach: attack it, let it go.
+	leaving []string
+
 	Abilities [6]*value.Value
 	Saves     [6]*value.Value
 	Skills    []*value.Value
@@ -490,7 +494,8 @@ func (g *State) AppendCanonical(b []byte) []byte {
 func newCombatant(id engine.EntityID, p *Placement) *Combatant {
 	cr := p.Creature
 	f := &Combatant{ID: id, Key: p.Key, Creature: cr, Side: engine.PlayerID(p.Side), Pos: p.At,
-		HP: cr.HP, TempHP: cr.TempHP, Alive: true}
+		HP: cr.HP, TempHP: cr.TempHP, Alive: true,
+		leaving: []string{"Attack the " + p.Key + " as it leaves (opportunity attack)", "Let it go"}}
 	add := func(name string, base int) *value.Value {
 		v := value.New(name, id, base)
 		f.all = append(f.all, v)

@@ -94,10 +94,14 @@ func (m *Match) play(seat engine.PlayerID, cmd Command) error {
 
 // reaction returns the reaction the match waits for, if it does.
 func (m *Match) reaction() (engine.Decision, bool) {
-	if !m.Engine.IsWaiting() {
-		return engine.Decision{}, false
+	if m.Engine.IsWaiting() {
+		for p := range len(m.def.Sides) {
+			if d, ok := m.Engine.WaitingFor(engine.PlayerID(p)); ok {
+				return d, true
+			}
+		}
 	}
-	return m.Engine.WaitingFor(m.Engine.Waiting()[0].Player)
+	return engine.Decision{}, false
 }
 
 // answer answers the reaction the match waits for with a reaction

@@ -1,8 +1,11 @@
 package skirmish
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
+	bundled "github.com/tabulagames/tabula/examples"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
 )
@@ -269,6 +273,35 @@ func TestCommandJSONRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			played = append(played, step{seat, cmd})
+		}
+	}
+}
+
+// The embedded examples hold every encounter with the combatant files it
+// uses: each loads from them alone.
+func TestEmbeddedExamples(t *testing.T) {
+	p := NewPack()
+	names, err := fs.Glob(bundled.Skirmish, "skirmish/*.encounter.json")
+	if err != nil || len(names) < 5 {
+		t.Fatalf("%d embedded encounters: %v", len(names), err)
+	}
+	for _, name := range names {
+		files, _ := fs.Glob(bundled.Skirmish, "skirmish/*.json")
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, f := range files {
+			data, _ := fs.ReadFile(bundled.Skirmish, f)
+			w, _ := zw.Create(path.Base(f))
+			w.Write(data)
+		}
+		zw.SetComment("tabula main: " + path.Base(name))
+		zw.Close()
+		src, err := game.FromBytes(name, buf.Bytes(), game.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if def, l := p.Load(src); def == nil {
+			t.Errorf("%s: %s", name, l.String())
 		}
 	}
 }
