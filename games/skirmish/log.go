@@ -165,8 +165,8 @@ func (m *Match) tell(e *game.Entry, ev *engine.Event) {
 	case *Damage:
 		e.Data = d
 	case status.Change:
-		if d.Parent != engine.System {
-			return // a part of another condition, told with it
+		if d.Parent != engine.System || d.Reason == "died" {
+			return // a part of another condition, or gone with its bearer: told with them
 		}
 		if ev.Type == p.ev.applied {
 			e.Text = fmt.Sprintf("%s is now %s", who, d.Status)
@@ -183,17 +183,18 @@ func (m *Match) tell(e *game.Entry, ev *engine.Event) {
 	case p.ev.roundStart:
 		e.Text = fmt.Sprintf("Round %d", ev.Amount)
 	case p.ev.turnStart:
-		e.Text = fmt.Sprintf("%s's turn (%s)", who, m.sideLabel(ev.Player))
+		e.Text = fmt.Sprintf("%s's turn: %s", who, m.sideLabel(ev.Player))
 	case p.ev.death:
-		e.Text = who + " goes down"
+		if g.Fighter(ev.Source) == nil {
+			e.Text = who + " goes down" // an attack tells the deaths it causes
+		}
 	case p.ev.rest:
 		e.Text = fmt.Sprintf("%s takes a long rest: %d HP", who, ev.Amount)
 	case p.ev.encounterEnd:
-		o := m.Outcome()
 		if ev.Player == engine.NoPlayer {
-			e.Text = "A draw: " + o.Reason
+			e.Text = "The fight is over, a draw: " + g.Reason
 		} else {
-			e.Text = m.sideLabel(ev.Player) + " win: " + o.Reason
+			e.Text = "The fight is over: " + m.sideLabel(ev.Player) + " are the last standing"
 		}
 	}
 }
@@ -212,6 +213,9 @@ func (m *Match) tellAct(e *game.Entry, ev *engine.Event, a *Act, who string) {
 		}
 		if r.Hit() {
 			e.Text += fmt.Sprintf(": %d damage", a.Dealt)
+			if a.hit != nil && a.hit.HP == 0 {
+				e.Text += ", and it goes down"
+			}
 		}
 		result := map[string]string{Hit: "hit", Crit: "critical hit", Miss: "miss", CritMiss: "critical miss"}[r.Outcome]
 		data := &AttackData{Weapon: a.Weapon, Opportunity: a.Opportunity, Dealt: a.Dealt,
