@@ -62,8 +62,10 @@ type ExpectedEconomy struct {
 
 // RunScenario runs a scenario file and checks its expectations. Each side
 // is played under its own name. A reaction the match asks for is answered
-// by the next command if it is one ({do: reaction, take: false}), else as
-// the pack's bot answers it (it takes it).
+// by the next command if it is one ({do: reaction, take: false}); a next
+// command that must be rejected is tried while it is still asked; any
+// other command, or the end of the commands, answers it first as the
+// pack's bot does (it takes it).
 func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
 	var sc Scenario
 	res, ok := scenario.Open(path, data, &sc)
@@ -91,7 +93,7 @@ func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
 	}
 	from := len(m.Engine.Records())
 	for i, step := range sc.Commands {
-		if step.Do != "reaction" {
+		if step.Do != "reaction" && step.Reject == "" {
 			if err := m.answerReactions(); err != nil {
 				res.Failf("before command %d (%s), answering a reaction: %v", i+1, step.Do, err)
 				return res
