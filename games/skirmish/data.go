@@ -123,9 +123,6 @@ type modifierFile struct {
 // DefaultMaxRounds is the round limit of an encounter that sets none.
 const DefaultMaxRounds = 50
 
-// MaxSides is the most sides an encounter may have (and so players).
-const MaxSides = 16
-
 // loader reads the files of one game once each, through its source,
 // collecting their diagnostics.
 type loader struct {
@@ -325,9 +322,6 @@ func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile)
 		RollInitiative: f.Initiative != "listed", MaxRounds: f.MaxRounds, p: p}
 	if def.MaxRounds == 0 {
 		def.MaxRounds = DefaultMaxRounds
-	}
-	if len(f.Sides) > MaxSides {
-		r.Errorf("/sides", "%d sides; an encounter has at most %d", len(f.Sides), MaxSides)
 	}
 	grid, err := NewGrid(f.Map)
 	if err != nil {

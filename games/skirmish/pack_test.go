@@ -4,7 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -303,5 +305,19 @@ func TestEmbeddedExamples(t *testing.T) {
 		if def, l := p.Load(src); def == nil {
 			t.Errorf("%s: %s", name, l.String())
 		}
+	}
+}
+
+// An encounter has at most 16 sides, each a seat: 19 are refused.
+func TestTooManySides(t *testing.T) {
+	data := must(os.ReadFile(filepath.Join(examples, "walk-away.encounter.json")))
+	var sides []string
+	for i := range 17 {
+		sides = append(sides, fmt.Sprintf(`"s%d"`, i))
+	}
+	changed := strings.Replace(string(data), `"sides": ["heroes", "goblins"]`, `"sides": ["heroes", "goblins", `+strings.Join(sides, ", ")+`]`, 1)
+	src := must(game.FromBytes("crowd.encounter.json", []byte(changed), game.Limits{}))
+	if def, l := NewPack().Load(src); def != nil || !strings.Contains(l.String(), "/sides: takes at most 16 items, not 19") {
+		t.Errorf("19 sides: %v\n%s", def, l.String())
 	}
 }
