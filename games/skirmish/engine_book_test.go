@@ -8,12 +8,12 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-// The cross-checks of chapter 10 of the engine book (seed 003's newer
-// engine), with the same numbers. The chapter 2 cross-checks (modifiable
-// values) are in engine/value.
+// The engine book's cross-checks of combat (the newer book of the original
+// engine), with the same numbers. Those of modifiable values are in
+// package value.
 
-// EB-10-003: a critical hit rolls the weapon's damage dice twice.
-func TestEB10003CriticalDoublesDice(t *testing.T) {
+// A critical hit rolls the weapon's damage dice twice.
+func TestCriticalDoublesDice(t *testing.T) {
 	m := start(t, arena(20, 20, at("attacker", goblin(), 0, 5, 5), at("target", skeleton(), 1, 6, 5)), 10, 3, 4)
 	force(m, "attacker", forceHit)
 	force(m, "attacker", forceCrit)
@@ -27,9 +27,9 @@ func TestEB10003CriticalDoublesDice(t *testing.T) {
 	}
 }
 
-// EB-10-004: a move of 3 squares walks step by step: 3 completed
+// A move of 3 squares walks step by step: 3 completed
 // STEP_MOVEMENT events and 15 ft of movement spent.
-func TestEB10004MoveStepByStep(t *testing.T) {
+func TestMoveStepByStep(t *testing.T) {
 	m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 5), at("far", skeleton(), 1, 15, 15)))
 	do(t, m, Command{Do: "move", To: &Cell{5, 8}})
 	f := m.State.ByKey("mover")
@@ -44,9 +44,9 @@ func TestEB10004MoveStepByStep(t *testing.T) {
 	}
 }
 
-// EB-10-010: a natural 20 is a critical hit even against AC+100, and a
+// A natural 20 is a critical hit even against AC+100, and a
 // natural 1 a critical miss even against AC−100.
-func TestEB10010NaturalRolls(t *testing.T) {
+func TestNaturalRolls(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		ac, d20 int
@@ -71,11 +71,11 @@ func TestEB10010NaturalRolls(t *testing.T) {
 	}
 }
 
-// EB-10-011 and EB-10-013: a longbow (80/320 ft) cannot shoot beyond long
+// A longbow (80/320 ft) cannot shoot beyond long
 // range (the attack is cancelled and costs nothing); beyond normal range,
 // or with a hostile creature within reach, it shoots with disadvantage,
 // and both together are still one disadvantage die.
-func TestEB10011And013RangedAttacks(t *testing.T) {
+func TestRangedAttacks(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		archer     Cell
@@ -123,10 +123,10 @@ func TestEB10011And013RangedAttacks(t *testing.T) {
 	}
 }
 
-// EB-10-016 and EB-10-019: a 6 slashing + 6 fire hit applies resistance
+// A 6 slashing + 6 fire hit applies resistance
 // per component: 9 against slashing resistance, 18 against slashing
 // vulnerability, 6 against slashing immunity.
-func TestEB10016And019MixedDamage(t *testing.T) {
+func TestMixedDamage(t *testing.T) {
 	for _, tc := range []struct {
 		status string
 		want   int
@@ -149,9 +149,9 @@ func TestEB10016And019MixedDamage(t *testing.T) {
 	}
 }
 
-// EB-10-001: an attack on a target out of reach is cancelled before any
+// An attack on a target out of reach is cancelled before any
 // cost is paid.
-func TestEB10001OutOfReachCostsNothing(t *testing.T) {
+func TestOutOfReachCostsNothing(t *testing.T) {
 	m := start(t, arena(20, 20, at("attacker", goblin(), 0, 2, 2), at("far", skeleton(), 1, 12, 2)))
 	do(t, m, Command{Do: "attack", Target: "far", Weapon: "scimitar"})
 	ev, a := lastAct(m, testPack.ev.attack, engine.Declaration)
@@ -163,11 +163,11 @@ func TestEB10001OutOfReachCostsNothing(t *testing.T) {
 	}
 }
 
-// EB-10-005, 006, 014 and 007: leaving a hostile creature's reach provokes
+// Leaving a hostile creature's reach provokes
 // an opportunity attack that costs its reaction; not when disengaging, not
 // a second time without a reaction, and never for forced movement.
 func TestOpportunityAttacks(t *testing.T) {
-	t.Run("EB-10-005 leaving reach provokes", func(t *testing.T) {
+	t.Run("leaving reach provokes", func(t *testing.T) {
 		m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("watcher", skeleton(), 1, 5, 5)), 10, 4)
 		force(m, "watcher", forceHit)
 		do(t, m, Command{Do: "move", To: &Cell{5, 10}})
@@ -179,7 +179,7 @@ func TestOpportunityAttacks(t *testing.T) {
 			t.Errorf("the mover stopped on %s", m.State.ByKey("mover").Pos)
 		}
 	})
-	t.Run("EB-10-006 disengaging does not", func(t *testing.T) {
+	t.Run("disengaging does not", func(t *testing.T) {
 		m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("watcher", skeleton(), 1, 5, 5)), 10, 4)
 		force(m, "watcher", forceHit)
 		do(t, m, Command{Do: "disengage"}, Command{Do: "move", To: &Cell{5, 10}})
@@ -187,7 +187,7 @@ func TestOpportunityAttacks(t *testing.T) {
 			t.Errorf("mover HP %d, watcher reactions %d", m.State.ByKey("mover").HP, m.State.ByKey("watcher").Economy.Reactions)
 		}
 	})
-	t.Run("EB-10-014 one reaction, one opportunity attack", func(t *testing.T) {
+	t.Run("one reaction, one opportunity attack", func(t *testing.T) {
 		m := start(t, arena(20, 20, at("first", goblin(), 0, 5, 6), at("second", goblin(), 0, 6, 5), at("watcher", skeleton(), 1, 5, 5)), 10, 4, 10, 4)
 		force(m, "watcher", forceHit)
 		do(t, m, Command{Do: "move", To: &Cell{5, 10}}, Command{Do: "end"}, Command{Do: "move", To: &Cell{10, 5}})
@@ -196,9 +196,9 @@ func TestOpportunityAttacks(t *testing.T) {
 		}
 	})
 	for _, forced := range []bool{true, false} {
-		name := "EB-10-007 walking out of reach provokes"
+		name := "walking out of reach provokes"
 		if forced {
-			name = "EB-10-007 being shoved out of reach does not"
+			name = "being shoved out of reach does not"
 		}
 		t.Run(name, func(t *testing.T) {
 			dice := []int{10, 1} // the opportunity attack: a hit for 1+2
@@ -227,9 +227,9 @@ func TestOpportunityAttacks(t *testing.T) {
 	}
 }
 
-// EB-10-017: a lethal opportunity attack stops the move before the mover
+// A lethal opportunity attack stops the move before the mover
 // leaves its square; the move completes as partial.
-func TestEB10017LethalOpportunityAttack(t *testing.T) {
+func TestLethalOpportunityAttack(t *testing.T) {
 	m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("ally", goblin(), 0, 15, 15), at("watcher", skeleton(), 1, 5, 5)), 10, 6, 6)
 	force(m, "watcher", forceHit)
 	force(m, "watcher", forceCrit)
@@ -249,9 +249,9 @@ func TestEB10017LethalOpportunityAttack(t *testing.T) {
 	}
 }
 
-// EB-10-008: dash spends the action, gives the speed again as movement and
+// Dash spends the action, gives the speed again as movement and
 // the dashing condition.
-func TestEB10008Dash(t *testing.T) {
+func TestDash(t *testing.T) {
 	m := start(t, arena(20, 20, at("hero", goblin(), 0, 5, 5), at("enemy", skeleton(), 1, 15, 15)))
 	do(t, m, Command{Do: "dash"})
 	f := m.State.ByKey("hero")
