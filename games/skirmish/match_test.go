@@ -202,7 +202,7 @@ func TestRoundLimitAndLongRest(t *testing.T) {
 	if a := m.State.ByKey("a"); a.HP != 7 || m.State.has(a.ID, "weary") {
 		t.Errorf("after a long rest: HP %d, conditions %v", a.HP, m.State.Conditions(a.ID))
 	}
-	if !strings.Contains(strings.Join(m.Lines(0), "\n"), "ENCOUNTER_END: draw: no side won in 2 rounds") {
+	if !strings.Contains(strings.Join(m.trace(0), "\n"), "ENCOUNTER_END: draw: no side won in 2 rounds") {
 		t.Error("the log does not say the fight ended in a draw")
 	}
 }

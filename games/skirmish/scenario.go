@@ -179,7 +179,7 @@ func (m *Match) check(res *scenario.Result, e *Expectations, from int) {
 	if e.DiceLeft != nil {
 		res.Expect("scripted dice left", len(g.Dice), *e.DiceLeft)
 	}
-	lines := m.Lines(from)
+	lines := m.trace(from)
 	if e.Trace != nil {
 		res.ExpectLines("trace", lines, e.Trace)
 	}

@@ -9,10 +9,10 @@ import (
 	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
-// Lines renders the log from record from on as readable lines: one per
-// event, trigger firing, cancellation and note. Scenario traces and the
-// terminal show these.
-func (m *Match) Lines(from int) []string {
+// trace renders the log from record from on in the engine's words, one
+// line per event, trigger firing, cancellation and note: what scenario
+// files expect in their traces, and the Detail of the entries of Log.
+func (m *Match) trace(from int) []string {
 	return engine.Transcribe(m.Engine, from, func(_ int, r engine.Record) (string, bool) {
 		s := m.line(&r)
 		return s, s != ""
