@@ -197,48 +197,49 @@ func (g *State) act(c *engine.Ctx, a actArgs) error {
 	if err != nil {
 		return err
 	}
-	c.Announce(g.actEvent(d, engine.Declaration), g.p.fx.actStage[1])
+	c.Announce(g.actEvent(&d, engine.Declaration), g.p.fx.actStage[1])
 	return nil
 }
 
 // prepare checks that an action may be taken now, by the given seat (for a
-// command; reactions are anyone's), and paid for, and builds its payload.
-// It changes nothing.
-func (g *State) prepare(a actArgs, seat engine.PlayerID) (*Act, error) {
+// command; reactions are anyone's), and paid for, and builds its payload
+// (a value: each phase's event carries a copy of its own). It changes
+// nothing.
+func (g *State) prepare(a actArgs, seat engine.PlayerID) (Act, error) {
 	def := g.p.actionNamed(a.Action)
 	if def == nil {
-		return nil, engine.Rejectf("there is no action %q", a.Action)
+		return Act{}, engine.Rejectf("there is no action %q", a.Action)
 	}
 	f := g.Fighter(a.Actor)
-	d := &Act{Action: def.Name, def: def, actor: a.Actor, target: a.Target, Opportunity: a.Reaction && def == g.p.actions.attack, Path: a.Path}
+	d := Act{Action: def.Name, def: def, actor: a.Actor, target: a.Target, Opportunity: a.Reaction && def == g.p.actions.attack, Path: a.Path}
 	switch {
 	case g.Over:
-		return nil, engine.Rejectf("the encounter is over")
+		return Act{}, engine.Rejectf("the encounter is over")
 	case f == nil:
-		return nil, engine.Rejectf("no such combatant")
+		return Act{}, engine.Rejectf("no such combatant")
 	case !f.Alive:
-		return nil, engine.Rejectf("%s is down", f.Key)
+		return Act{}, engine.Rejectf("%s is down", f.Key)
 	}
 	if !a.Reaction {
 		if err := g.mayCommand(f, seat); err != nil {
-			return nil, err
+			return Act{}, err
 		}
 	}
 	if r := d.cost(); r.left(&f.Economy) < 1 {
-		return nil, engine.Rejectf("%s has no %s left this turn", f.Key, r)
+		return Act{}, engine.Rejectf("%s has no %s left this turn", f.Key, r)
 	}
 	if def.Target && g.Fighter(a.Target) == nil {
-		return nil, engine.Rejectf("%s needs a target", def.Name)
+		return Act{}, engine.Rejectf("%s needs a target", def.Name)
 	}
 	if def.Weapon {
 		if d.weapon = f.Weapon(a.Weapon); d.weapon == nil {
-			return nil, engine.Rejectf("%s has no weapon %q", f.Key, a.Weapon)
+			return Act{}, engine.Rejectf("%s has no weapon %q", f.Key, a.Weapon)
 		}
 		d.Weapon = d.weapon.Name
 	}
 	if def == g.p.actions.move {
 		if need := len(a.Path) * SquareFeet; need > f.Economy.Movement {
-			return nil, engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Key, f.Economy.Movement, need)
+			return Act{}, engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Key, f.Economy.Movement, need)
 		}
 	}
 	return d, nil
