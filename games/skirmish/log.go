@@ -98,6 +98,10 @@ func (m *Match) Log(viewer, from int) []game.Entry {
 			}
 		case engine.RecCancelled:
 			e.Text = m.cancelText(&m.Engine.Events[r.Event])
+		case engine.RecFired, engine.RecBlocked, engine.RecSkipped:
+			if f := m.State.bearer(r.Reactor); f != nil {
+				e.Subject, e.Seat = f.Key, int(f.Side)
+			}
 		case engine.RecNote:
 			e.Text = capital(r.Text)
 		case engine.RecError:
@@ -105,6 +109,18 @@ func (m *Match) Log(viewer, from int) []game.Entry {
 		}
 		return e, true
 	})
+}
+
+// bearer returns the combatant an entity is or belongs to: the combatant
+// itself or the bearer of a condition still on it; nil otherwise.
+func (g *State) bearer(id engine.EntityID) *Combatant {
+	if f := g.Fighter(id); f != nil {
+		return f
+	}
+	if s := g.book.Get(id); s != nil {
+		return g.Fighter(s.Bearer)
+	}
+	return nil
 }
 
 // the names a creature for players: "the goblin".

@@ -169,3 +169,17 @@ func TestTally(t *testing.T) {
 		t.Errorf("tally %+v, want %+v", got, want)
 	}
 }
+
+// A trigger's firing names whose it is: the creature, or the bearer of the
+// condition that fired.
+func TestFiringEntry(t *testing.T) {
+	m := fight(t, "walk-away.encounter.json", []int{14, 5}, Command{Do: "move", Who: "fighter", To: &Cell{0, 2}})
+	log := m.Log(game.Spectator, 0)
+	i := slices.IndexFunc(log, func(e game.Entry) bool { return e.Kind == "fired" })
+	if i < 0 {
+		t.Fatal("no firing in the log")
+	}
+	if log[i].Subject != "goblin" || log[i].Seat != 1 || log[i].Detail != "fired opportunity attack (goblin)" || log[i].Text != "" {
+		t.Errorf("firing %+v", log[i])
+	}
+}
