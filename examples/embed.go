@@ -22,6 +22,14 @@ var Rulebook embed.FS
 //go:embed lanes/*.json
 var Lanes embed.FS
 
+// Skirmish holds the example skirmishes: the encounters
+// (skirmish/*.encounter.json) and the combatant files they use
+// (skirmish/*.json). An encounter is loaded with the combatants it names,
+// from the same folder.
+//
+//go:embed skirmish/*.json
+var Skirmish embed.FS
+
 // Games holds every bundled game, in a folder per pack: what the server
 // offers everybody. A skirmish's encounters come with the combatant files
 // they name.

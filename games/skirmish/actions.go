@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // Resource is what an action costs.
@@ -80,21 +81,21 @@ type Action struct {
 	Effect         []Consequence
 	Revalidate     bool
 	// Finish records the result before COMPLETION (where a move ended).
-	Finish func(g *Game, a *Act)
+	Finish func(g *State, a *Act)
 }
 
 // Prerequisite is a condition an action needs; Check returns why it does
 // not hold, or "".
 type Prerequisite struct {
 	Name  string
-	Check func(g *Game, a *Act) string
+	Check func(g *State, a *Act) string
 }
 
 // Consequence is a step of an action's resolution. It may cancel the
 // action by setting Act.Reason.
 type Consequence struct {
 	Name string
-	Run  func(c *engine.Ctx, g *Game, a *Act) error
+	Run  func(c *engine.Ctx, g *State, a *Act) error
 }
 
 // Act is the payload of an action's events: what is being done and, as
@@ -121,6 +122,8 @@ type Act struct {
 	def           *Action
 	actor, target engine.EntityID
 	weapon        *Weapon
+	// hit is the damage as the target took it (the DAMAGE event's).
+	hit *Damage
 }
 
 // cost returns what this act costs: an opportunity attack takes the
@@ -162,6 +165,8 @@ type DamageRoll struct {
 	Bonus int    `json:"bonus"`
 	Total int    `json:"total"`
 	Type  string `json:"type"`
+	// Modifiers are the terms of the bonus.
+	Modifiers []Term `json:"modifiers,omitempty"`
 }
 
 // Contest is a shove's contest of skills.
@@ -187,53 +192,54 @@ type actArgs struct {
 // act starts an action by declaring it. Commands are checked with prepare
 // before their chain starts, so that one that breaks the rules is rejected
 // without touching the match; here a failed check is an error.
-func (g *Game) act(c *engine.Ctx, a actArgs) error {
+func (g *State) act(c *engine.Ctx, a actArgs) error {
 	d, err := g.prepare(a, c.Actor())
 	if err != nil {
 		return err
 	}
-	c.Announce(g.actEvent(d, engine.Declaration), actStage[1])
+	c.Announce(g.actEvent(&d, engine.Declaration), g.p.fx.actStage[1])
 	return nil
 }
 
 // prepare checks that an action may be taken now, by the given seat (for a
-// command; reactions are anyone's), and paid for, and builds its payload.
-// It changes nothing.
-func (g *Game) prepare(a actArgs, seat engine.PlayerID) (*Act, error) {
-	def := actionNamed(a.Action)
+// command; reactions are anyone's), and paid for, and builds its payload
+// (a value: each phase's event carries a copy of its own). It changes
+// nothing.
+func (g *State) prepare(a actArgs, seat engine.PlayerID) (Act, error) {
+	def := g.p.actionNamed(a.Action)
 	if def == nil {
-		return nil, engine.Rejectf("there is no action %q", a.Action)
+		return Act{}, engine.Rejectf("there is no action %q", a.Action)
 	}
 	f := g.Fighter(a.Actor)
-	d := &Act{Action: def.Name, def: def, actor: a.Actor, target: a.Target, Opportunity: a.Reaction && def == attackAction, Path: a.Path}
+	d := Act{Action: def.Name, def: def, actor: a.Actor, target: a.Target, Opportunity: a.Reaction && def == g.p.actions.attack, Path: a.Path}
 	switch {
 	case g.Over:
-		return nil, engine.Rejectf("the encounter is over")
+		return Act{}, engine.Rejectf("the encounter is over")
 	case f == nil:
-		return nil, engine.Rejectf("no such combatant")
+		return Act{}, engine.Rejectf("no such combatant")
 	case !f.Alive:
-		return nil, engine.Rejectf("%s is down", f.Key)
+		return Act{}, engine.Rejectf("%s is down", f.Key)
 	}
 	if !a.Reaction {
 		if err := g.mayCommand(f, seat); err != nil {
-			return nil, err
+			return Act{}, err
 		}
 	}
 	if r := d.cost(); r.left(&f.Economy) < 1 {
-		return nil, engine.Rejectf("%s has no %s left this turn", f.Key, r)
+		return Act{}, engine.Rejectf("%s has no %s left this turn", f.Key, r)
 	}
 	if def.Target && g.Fighter(a.Target) == nil {
-		return nil, engine.Rejectf("%s needs a target", def.Name)
+		return Act{}, engine.Rejectf("%s needs a target", def.Name)
 	}
 	if def.Weapon {
 		if d.weapon = f.Weapon(a.Weapon); d.weapon == nil {
-			return nil, engine.Rejectf("%s has no weapon %q", f.Key, a.Weapon)
+			return Act{}, engine.Rejectf("%s has no weapon %q", f.Key, a.Weapon)
 		}
 		d.Weapon = d.weapon.Name
 	}
-	if def == moveAction {
+	if def == g.p.actions.move {
 		if need := len(a.Path) * SquareFeet; need > f.Economy.Movement {
-			return nil, engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Key, f.Economy.Movement, need)
+			return Act{}, engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Key, f.Economy.Movement, need)
 		}
 	}
 	return d, nil
@@ -242,7 +248,7 @@ func (g *Game) prepare(a actArgs, seat engine.PlayerID) (*Act, error) {
 // mayCommand checks that it is a combatant's turn and that the seat giving
 // the command is its side (NoPlayer, the rules or a test, may command
 // anyone).
-func (g *Game) mayCommand(f *Combatant, seat engine.PlayerID) error {
+func (g *State) mayCommand(f *Combatant, seat engine.PlayerID) error {
 	if cur := g.Current(); cur != f {
 		return engine.Rejectf("it is %s's turn, not %s's", cur.Key, f.Key)
 	}
@@ -252,26 +258,28 @@ func (g *Game) mayCommand(f *Combatant, seat engine.PlayerID) error {
 	return nil
 }
 
-func (g *Game) sideName(p engine.PlayerID) string {
-	if p >= 0 && int(p) < len(g.Encounter.Sides) {
-		return g.Encounter.Sides[p]
+func (g *State) sideName(p engine.PlayerID) string {
+	if p >= 0 && int(p) < len(g.Def.Sides) {
+		return g.Def.Sides[p]
 	}
 	return "nobody"
 }
 
 // actEvent builds the event of an action in a phase, with a copy of the
 // act as its payload.
-func (g *Game) actEvent(d *Act, ph engine.Phase) engine.Event {
+func (g *State) actEvent(d *Act, ph engine.Phase) engine.Event {
 	cp := *d
-	ev := engine.NewEvent(d.def.Event)
-	ev.Phase, ev.Subject, ev.Source, ev.Target = ph, d.actor, d.actor, d.target
-	ev.Player = g.Controller(d.actor)
-	ev.Data = &cp
+	f := g.Fighter(d.actor)
+	ev := g.event(d.def.Event, f)
+	if t := g.Fighter(d.target); t != nil {
+		ev.Target, ev.Location = t.ID, g.Def.location(t.Pos)
+	}
+	ev.Phase, ev.Data = ph, &cp
 	return ev
 }
 
 // check runs an action's prerequisites and returns the first failure.
-func (g *Game) check(d *Act) string {
+func (g *State) check(d *Act) string {
 	for _, p := range d.def.Prerequisites {
 		if why := p.Check(g, d); why != "" {
 			return why
@@ -290,7 +298,7 @@ func cancel(c *engine.Ctx, d *Act, why string) {
 
 // stage continues an action once the handlers of its last phase have
 // resolved (see Action).
-func (g *Game) stage(c *engine.Ctx, n uint8) error {
+func (g *State) stage(c *engine.Ctx, n uint8) error {
 	ev := c.Event()
 	d, ok := ev.Data.(*Act)
 	if !ok {
@@ -306,7 +314,7 @@ func (g *Game) stage(c *engine.Ctx, n uint8) error {
 			cancel(c, d, why)
 			return nil
 		}
-		c.Announce(g.actEvent(d, engine.Execution), actStage[2])
+		c.Announce(g.actEvent(d, engine.Execution), g.p.fx.actStage[2])
 	case 2: // after EXECUTION
 		next := *d
 		for _, k := range def.Execute {
@@ -322,7 +330,7 @@ func (g *Game) stage(c *engine.Ctx, n uint8) error {
 				return nil
 			}
 		}
-		c.Announce(g.actEvent(&next, engine.EffectPhase), actStage[3])
+		c.Announce(g.actEvent(&next, engine.EffectPhase), g.p.fx.actStage[3])
 	case 3: // after EFFECT
 		next := *d
 		for _, k := range def.Effect {
@@ -332,15 +340,18 @@ func (g *Game) stage(c *engine.Ctx, n uint8) error {
 		}
 		// Consequences may start chains of their own (a move's steps);
 		// the completion comes after them.
-		c.Then(engine.EffectCall{ID: actDone, Name: "ACT_DONE", Args: &next})
+		c.Then(g.p.fx.actDone.Call(&next))
 	}
 	return nil
 }
 
 // done completes an action: it pays the cost and announces the result.
-func (g *Game) done(c *engine.Ctx, d *Act) error {
+func (g *State) done(c *engine.Ctx, d *Act) error {
 	if f := g.Fighter(d.actor); f != nil {
 		d.cost().pay(&f.Economy)
+		if d.def == g.p.actions.attack {
+			f.Attacks++
+		}
 	}
 	if d.def.Finish != nil {
 		d.def.Finish(g, d)
@@ -351,7 +362,7 @@ func (g *Game) done(c *engine.Ctx, d *Act) error {
 
 // --- prerequisites ---
 
-var bothStanding = Prerequisite{"both standing", func(g *Game, a *Act) string {
+var bothStanding = Prerequisite{"both standing", func(g *State, a *Act) string {
 	f := g.Fighter(a.actor)
 	switch {
 	case !f.Alive:
@@ -367,8 +378,13 @@ var bothStanding = Prerequisite{"both standing", func(g *Game, a *Act) string {
 	return ""
 }}
 
-var inRange = Prerequisite{"in range", func(g *Game, a *Act) string {
-	f, t, w := g.Fighter(a.actor), g.Fighter(a.target), a.weapon
+var inRange = Prerequisite{"in range", func(g *State, a *Act) string {
+	return outOfRange(g.Fighter(a.actor), g.Fighter(a.target), a.weapon)
+}}
+
+// outOfRange says why a weapon does not reach a target now (beyond a melee
+// weapon's reach, or a ranged weapon's long range), or "".
+func outOfRange(f, t *Combatant, w *Weapon) string {
 	d := Distance(f.Pos, t.Pos)
 	switch {
 	case !w.Ranged && d > w.Reach:
@@ -377,9 +393,9 @@ var inRange = Prerequisite{"in range", func(g *Game, a *Act) string {
 		return fmt.Sprintf("%s is out of range (%d ft away, %s's long range is %d ft)", t.Key, d, w.Name, w.Long)
 	}
 	return ""
-}}
+}
 
-var adjacent = Prerequisite{"adjacent", func(g *Game, a *Act) string {
+var adjacent = Prerequisite{"adjacent", func(g *State, a *Act) string {
 	f, t := g.Fighter(a.actor), g.Fighter(a.target)
 	if d := Distance(f.Pos, t.Pos); d > SquareFeet {
 		return fmt.Sprintf("%s is %d ft away; a shove needs it within 5 ft", t.Key, d)
@@ -387,7 +403,7 @@ var adjacent = Prerequisite{"adjacent", func(g *Game, a *Act) string {
 	return ""
 }}
 
-var clearPath = Prerequisite{"clear path", func(g *Game, a *Act) string {
+var clearPath = Prerequisite{"clear path", func(g *State, a *Act) string {
 	f := g.Fighter(a.actor)
 	if len(a.Path) == 0 {
 		return "the path is empty"
@@ -403,13 +419,13 @@ var clearPath = Prerequisite{"clear path", func(g *Game, a *Act) string {
 }}
 
 // blocked says why a combatant cannot step from one cell to another, or "".
-func (g *Game) blocked(f *Combatant, from, to Cell) string {
+func (g *State) blocked(f *Combatant, from, to Cell) string {
 	switch {
 	case Distance(from, to) != SquareFeet:
 		return fmt.Sprintf("%s is not next to %s", to, from)
-	case !g.Encounter.Grid.In(to):
+	case !g.Def.Grid.In(to):
 		return fmt.Sprintf("%s is off the map", to)
-	case g.Encounter.Grid.Wall(to):
+	case g.Def.Grid.Wall(to):
 		return fmt.Sprintf("%s is a wall", to)
 	}
 	if o := g.At(to); o != nil && o != f {
@@ -420,56 +436,58 @@ func (g *Game) blocked(f *Combatant, from, to Cell) string {
 
 // --- the actions ---
 
-var (
-	attackAction, moveAction, dashAction, disengageAction, dodgeAction, shoveAction *Action
-	actionList                                                                      []*Action
-)
+// actionSet holds the pack's actions.
+type actionSet struct {
+	attack, move, dash, disengage, dodge, shove *Action
+	list                                        []*Action
+}
 
-func buildActions() {
-	attackAction = &Action{Name: "attack", Event: evAttack, Cost: ActionCost, Target: true, Weapon: true,
+func (p *Pack) buildActions() {
+	k := &p.actions
+	k.attack = &Action{Name: "attack", Event: p.ev.attack, Cost: ActionCost, Target: true, Weapon: true,
 		Prerequisites: []Prerequisite{bothStanding, inRange},
 		Execute:       []Consequence{{"roll to hit", rollToHit}, {"roll damage", rollDamage}},
 		Effect:        []Consequence{{"deal damage", dealDamage}},
 		Revalidate:    true}
-	moveAction = &Action{Name: "move", Event: evMove, Cost: NoCost,
+	k.move = &Action{Name: "move", Event: p.ev.move, Cost: NoCost,
 		Prerequisites: []Prerequisite{bothStanding, clearPath},
 		Effect:        []Consequence{{"walk", walk}},
-		Finish: func(g *Game, a *Act) {
+		Finish: func(g *State, a *Act) {
 			end := g.Fighter(a.actor).Pos
 			a.End, a.Partial = &end, end != a.Path[len(a.Path)-1]
 		}}
-	dashAction = &Action{Name: "dash", Event: evDash, Cost: ActionCost,
+	k.dash = &Action{Name: "dash", Event: p.ev.dash, Cost: ActionCost,
 		Prerequisites: []Prerequisite{bothStanding},
-		Effect: []Consequence{{"gain movement", func(c *engine.Ctx, g *Game, a *Act) error {
+		Effect: []Consequence{{"gain movement", func(c *engine.Ctx, g *State, a *Act) error {
 			f := g.Fighter(a.actor)
 			f.Economy.Movement += f.Speed.Score()
 			return g.applyNamed(c, f, "dashing")
 		}}}}
-	disengageAction = &Action{Name: "disengage", Event: evDisengage, Cost: ActionCost,
+	k.disengage = &Action{Name: "disengage", Event: p.ev.disengage, Cost: ActionCost,
 		Prerequisites: []Prerequisite{bothStanding},
 		Effect:        []Consequence{{"disengage", applyCondition("disengaging")}}}
-	dodgeAction = &Action{Name: "dodge", Event: evDodge, Cost: ActionCost,
+	k.dodge = &Action{Name: "dodge", Event: p.ev.dodge, Cost: ActionCost,
 		Prerequisites: []Prerequisite{bothStanding},
 		Effect:        []Consequence{{"dodge", applyCondition("dodging")}}}
-	shoveAction = &Action{Name: "shove", Event: evShove, Cost: ActionCost, Target: true,
+	k.shove = &Action{Name: "shove", Event: p.ev.shove, Cost: ActionCost, Target: true,
 		Prerequisites: []Prerequisite{bothStanding, adjacent},
 		Execute:       []Consequence{{"contest", contest}},
 		Effect:        []Consequence{{"push", push}},
 		Revalidate:    true}
-	actionList = []*Action{attackAction, moveAction, dashAction, disengageAction, dodgeAction, shoveAction}
+	k.list = []*Action{k.attack, k.move, k.dash, k.disengage, k.dodge, k.shove}
 }
 
 // ActionNames lists the actions a command may name.
-func ActionNames() []string {
+func (p *Pack) ActionNames() []string {
 	var out []string
-	for _, a := range actionList {
+	for _, a := range p.actions.list {
 		out = append(out, a.Name)
 	}
 	return out
 }
 
-func actionNamed(name string) *Action {
-	for _, a := range actionList {
+func (p *Pack) actionNamed(name string) *Action {
+	for _, a := range p.actions.list {
 		if a.Name == name {
 			return a
 		}
@@ -477,65 +495,114 @@ func actionNamed(name string) *Action {
 	return nil
 }
 
-func applyCondition(name string) func(c *engine.Ctx, g *Game, a *Act) error {
-	return func(c *engine.Ctx, g *Game, a *Act) error {
+func applyCondition(name string) func(c *engine.Ctx, g *State, a *Act) error {
+	return func(c *engine.Ctx, g *State, a *Act) error {
 		return g.applyNamed(c, g.Fighter(a.actor), name)
 	}
 }
 
 // --- attack ---
 
-// rollToHit rolls the attack: the attack bonus and the armour class each
+// aim is an attack as its roll will be made: the bonus, how the d20 is
+// rolled, the armour class to reach, and, when asked for, the terms the
+// bonus and the roll are made of.
+type aim struct {
+	summary value.Summary
+	bonus   int
+	ac      int
+	terms   []Term
+}
+
+// aim works out an attack: the attack value and the armour class each
 // import the other's outgoing modifiers for this interaction only, in the
-// attack's context.
-func rollToHit(c *engine.Ctx, g *Game, a *Act) error {
-	f, t, w := g.Fighter(a.actor), g.Fighter(a.target), a.weapon
-	ctx := g.attackContext(f, t, w, a.Opportunity)
+// attack's context, and drop them at once. It leaves the state as it was,
+// so Legal and View use it too.
+func (g *State) aim(f, t *Combatant, w *Weapon, opportunity, withTerms bool) aim {
+	ctx := g.attackContext(f, t, w, opportunity)
 	att, ac := f.Attack, t.AC
 	att.SetContext(t.ID, ctx)
 	ac.SetContext(f.ID, ctx)
 	att.Import(ac)
 	ac.Import(att)
-	s := att.Summary()
-	armour := ac.Score()
+	x := aim{summary: att.Summary(), ac: ac.Score()}
+	ability := f.weaponAbility(w)
+	mod := f.AbilityMod(ability)
+	x.bonus = mod + f.Creature.Proficiency + w.Bonus + x.summary.Score()
+	if withTerms {
+		x.terms = append(make([]Term, 0, 4), Term{Source: Abilities[ability], Bonus: mod}, Term{Source: "proficiency", Bonus: f.Creature.Proficiency})
+		if w.Bonus != 0 {
+			x.terms = append(x.terms, Term{Source: w.Name, Bonus: w.Bonus})
+		}
+		x.terms = valueTerms(x.terms, att)
+	}
 	att.ResetImport()
 	ac.ResetImport()
 	att.ClearContext()
 	ac.ClearContext()
+	return x
+}
 
-	d20, err := g.rollD20(c, s.Advantage)
+// rollToHit rolls the attack (see aim and Outcome).
+func rollToHit(c *engine.Ctx, g *State, a *Act) error {
+	f, t, w := g.Fighter(a.actor), g.Fighter(a.target), a.weapon
+	x := g.aim(f, t, w, a.Opportunity, true)
+	d20, err := g.rollD20(c, x.summary.Advantage)
 	if err != nil {
 		return err
 	}
-	bonus := f.AbilityMod(f.weaponAbility(w)) + f.Creature.Proficiency + w.Bonus + s.Score()
-	r := &AttackRoll{D20: d20, Bonus: bonus, Total: d20.Natural + bonus, AC: armour}
-	r.Outcome = Outcome(d20.Natural, r.Total, armour, s.Critical, s.AutoHit)
-	if s.Critical != 0 {
-		r.Critical = s.Critical.String()
+	d20.Modifiers = x.terms
+	r := &AttackRoll{D20: d20, Bonus: x.bonus, Total: d20.Natural + x.bonus, AC: x.ac}
+	r.Outcome = Outcome(d20.Natural, r.Total, x.ac, x.summary.Critical, x.summary.AutoHit)
+	if x.summary.Critical != 0 {
+		r.Critical = x.summary.Critical.String()
 	}
-	if s.AutoHit != 0 {
-		r.AutoHit = s.AutoHit.String()
+	if x.summary.AutoHit != 0 {
+		r.AutoHit = x.summary.AutoHit.String()
 	}
 	a.Roll = r
 	return nil
 }
 
 // attackContext describes an attack for the contextual modifiers.
-func (g *Game) attackContext(f, t *Combatant, w *Weapon, opportunity bool) AttackContext {
+func (g *State) attackContext(f, t *Combatant, w *Weapon, opportunity bool) AttackContext {
 	dist := Distance(f.Pos, t.Pos)
 	return AttackContext{Weapon: w.Name, Ranged: w.Ranged, Distance: dist,
 		LongRange: w.Ranged && dist > w.Normal, Threatened: w.Ranged && g.threatened(f),
 		Opportunity: opportunity, AttackerSees: g.sees(f, t), TargetSees: g.sees(t, f), game: g}
 }
 
+// damageBonus is what one component of a weapon's damage adds to its
+// dice: its own bonus and, for the first component, the ability modifier
+// and the attacker's damage value in the attack's context; with its terms
+// when asked for.
+func (g *State) damageBonus(f, t *Combatant, w *Weapon, i int, opportunity, withTerms bool) (int, []Term) {
+	comp := w.Damage[i]
+	bonus := comp.Bonus
+	var terms []Term
+	if withTerms && comp.Bonus != 0 {
+		terms = append(terms, Term{Source: w.Name, Bonus: comp.Bonus})
+	}
+	if i > 0 {
+		return bonus, terms
+	}
+	ability := f.weaponAbility(w)
+	mod := f.AbilityMod(ability)
+	f.Damage.SetContext(t.ID, g.attackContext(f, t, w, opportunity))
+	bonus += mod + f.Damage.Score()
+	if withTerms {
+		terms = valueTerms(append(terms, Term{Source: Abilities[ability], Bonus: mod}), f.Damage)
+	}
+	f.Damage.ClearContext()
+	return bonus, terms
+}
+
 // rollDamage rolls a hit's damage: each component's dice (twice as many
-// on a critical hit), plus its bonus; the first component adds the
-// ability modifier and the damage value.
-func rollDamage(c *engine.Ctx, g *Game, a *Act) error {
+// on a critical hit), plus its bonus (see damageBonus).
+func rollDamage(c *engine.Ctx, g *State, a *Act) error {
 	if !a.Roll.Hit() {
 		return nil
 	}
-	f, w := g.Fighter(a.actor), a.weapon
+	f, t, w := g.Fighter(a.actor), g.Fighter(a.target), a.weapon
 	for i, comp := range w.Damage {
 		n := comp.Dice.N
 		if a.Roll.Outcome == Crit {
@@ -545,24 +612,21 @@ func rollDamage(c *engine.Ctx, g *Game, a *Act) error {
 		if err != nil {
 			return err
 		}
-		bonus := comp.Bonus
-		if i == 0 {
-			f.Damage.SetContext(a.target, g.attackContext(f, g.Fighter(a.target), w, a.Opportunity))
-			bonus += f.AbilityMod(f.weaponAbility(w)) + f.Damage.Score()
-			f.Damage.ClearContext()
-		}
+		bonus, terms := g.damageBonus(f, t, w, i, a.Opportunity, true)
 		total := bonus
 		for _, r := range rolls {
 			total += r
 		}
-		a.Damage = append(a.Damage, DamageRoll{Dice: Dice{n, comp.Dice.Sides}.String(), Rolls: rolls, Bonus: bonus, Total: max(0, total), Type: comp.Type})
+		a.Damage = append(a.Damage, DamageRoll{Dice: Dice{n, comp.Dice.Sides}.String(), Rolls: rolls, Bonus: bonus,
+			Total: max(0, total), Type: comp.Type, Modifiers: terms})
 	}
 	return nil
 }
 
-func dealDamage(c *engine.Ctx, g *Game, a *Act) error {
+func dealDamage(c *engine.Ctx, g *State, a *Act) error {
 	if len(a.Damage) > 0 {
-		a.Dealt = g.damage(c, g.Fighter(a.target), a.actor, a.Damage)
+		a.hit = g.damage(c, g.Fighter(a.target), a.actor, a.Damage)
+		a.Dealt = a.hit.Dealt
 	}
 	return nil
 }
@@ -586,7 +650,7 @@ type Step struct {
 	path []Cell
 }
 
-func walk(c *engine.Ctx, g *Game, a *Act) error {
+func walk(c *engine.Ctx, g *State, a *Act) error {
 	return g.step(c, stepArgs{Mover: a.actor, Path: a.Path, Index: 0})
 }
 
@@ -594,16 +658,16 @@ func walk(c *engine.Ctx, g *Game, a *Act) error {
 // DECLARATION (a handler may stop the move), EFFECT (reactions such as
 // opportunity attacks, before the mover leaves its square) and COMPLETION
 // (the mover is on the new square and has paid 5 ft).
-func (g *Game) step(c *engine.Ctx, a stepArgs) error {
+func (g *State) step(c *engine.Ctx, a stepArgs) error {
 	f := g.Fighter(a.Mover)
-	ev := engine.NewEvent(evStep)
-	ev.Phase, ev.Subject, ev.Source, ev.Player = engine.Declaration, f.ID, f.ID, f.Side
+	ev := g.event(g.p.ev.step, f)
+	ev.Phase, ev.Location = engine.Declaration, g.Def.location(a.Path[a.Index])
 	ev.Data = &Step{From: f.Pos, To: a.Path[a.Index], Index: a.Index, path: a.Path}
-	c.Announce(ev, stepStage[1])
+	c.Announce(ev, g.p.fx.stepStage[1])
 	return nil
 }
 
-func (g *Game) stepStage(c *engine.Ctx, n uint8) error {
+func (g *State) stepStage(c *engine.Ctx, n uint8) error {
 	ev := c.Event()
 	st := ev.Data.(*Step)
 	if ev.Cancelled {
@@ -628,7 +692,7 @@ func (g *Game) stepStage(c *engine.Ctx, n uint8) error {
 			return nil
 		}
 		out.Phase = engine.EffectPhase
-		c.Announce(out, stepStage[2])
+		c.Announce(out, g.p.fx.stepStage[2])
 	case 2:
 		if !f.Alive {
 			c.Note("%s falls before leaving %s", f.Key, st.From)
@@ -639,7 +703,7 @@ func (g *Game) stepStage(c *engine.Ctx, n uint8) error {
 		out.Phase = engine.Completion
 		c.Emit(out)
 		if st.Index+1 < len(st.path) {
-			c.Then(engine.EffectCall{ID: stepID, Name: "STEP", Args: stepArgs{Mover: f.ID, Path: st.path, Index: st.Index + 1}})
+			c.Then(g.p.fx.step.Call(stepArgs{Mover: f.ID, Path: st.path, Index: st.Index + 1}))
 		}
 	}
 	return nil
@@ -649,7 +713,7 @@ func (g *Game) stepStage(c *engine.Ctx, n uint8) error {
 
 // contest rolls the shove: the shover's Athletics against the better of
 // the target's Athletics and Acrobatics; the shover must roll higher.
-func contest(c *engine.Ctx, g *Game, a *Act) error {
+func contest(c *engine.Ctx, g *State, a *Act) error {
 	f, t := g.Fighter(a.actor), g.Fighter(a.target)
 	atk, atkTotal, err := g.check20(c, f, skillIndex("athletics"))
 	if err != nil {
@@ -669,19 +733,36 @@ func contest(c *engine.Ctx, g *Game, a *Act) error {
 }
 
 // skillBonus is what a combatant adds to a check of the skill.
-func (g *Game) skillBonus(f *Combatant, skill int) int {
+func (g *State) skillBonus(f *Combatant, skill int) int {
 	return f.AbilityMod(Skills[skill].Ability) + f.Skills[skill].Score()
 }
 
 // check20 rolls a skill check.
-func (g *Game) check20(c *engine.Ctx, f *Combatant, skill int) (D20, int, error) {
-	r, err := g.rollD20(c, int(f.Skills[skill].Advantage()))
-	return r, r.Natural + g.skillBonus(f, skill), err
+func (g *State) check20(c *engine.Ctx, f *Combatant, skill int) (D20, int, error) {
+	return g.roll20(c, f, Skills[skill].Ability, f.Skills[skill])
+}
+
+// roll20 rolls a d20 for a combatant with one of its abilities and one of
+// its values (a skill, a saving throw, the initiative): the ability
+// modifier and the value are added, and the value's advantage counts. The
+// roll carries its terms; a value's base is the proficiency bonus, if any.
+func (g *State) roll20(c *engine.Ctx, f *Combatant, ability int, v *value.Value) (D20, int, error) {
+	r, err := g.rollD20(c, int(v.Advantage()))
+	if err != nil {
+		return r, 0, err
+	}
+	mod := f.AbilityMod(ability)
+	r.Modifiers = append(make([]Term, 0, 2), Term{Source: Abilities[ability], Bonus: mod})
+	if b := v.Base(); b != 0 {
+		r.Modifiers = append(r.Modifiers, Term{Source: "proficiency", Bonus: b})
+	}
+	r.Modifiers = valueTerms(r.Modifiers, v)
+	return r, r.Natural + mod + v.Score(), nil
 }
 
 // push moves a shoved target one square straight away from the shover:
 // forced movement, which provokes no opportunity attack.
-func push(c *engine.Ctx, g *Game, a *Act) error {
+func push(c *engine.Ctx, g *State, a *Act) error {
 	if a.Contest == nil || !a.Contest.Won {
 		return nil
 	}
@@ -691,8 +772,8 @@ func push(c *engine.Ctx, g *Game, a *Act) error {
 		c.Note("%s cannot be pushed: %s", t.Key, why)
 		return nil
 	}
-	ev := engine.NewEvent(evForced)
-	ev.Subject, ev.Source, ev.Player = t.ID, f.ID, t.Side
+	ev := g.event(g.p.ev.forced, t)
+	ev.Source, ev.Location = f.ID, g.Def.location(to)
 	ev.Data = &Step{From: t.Pos, To: to}
 	t.Pos = to
 	a.Pushed = &to

@@ -2,6 +2,8 @@ package skirmish
 
 import (
 	"testing"
+
+	"github.com/tabulagames/tabula/game"
 )
 
 // benchAttacks measures attacks resolved through the whole phase
@@ -9,19 +11,20 @@ import (
 // and the reactions they set off), one command each; between commands the
 // attacker gets its action back and the target its hit points.
 func benchAttacks(b *testing.B, attacker, defender *Creature) {
-	m, err := NewMatch(arena(6, 6, at("attacker", attacker, 0, 1, 1), at("target", defender, 1, 2, 1)), 1, nil)
+	def := arena(6, 6, at("attacker", attacker, 0, 1, 1), at("target", defender, 1, 2, 1))
+	m, err := def.NewMatch(game.Setup{Players: def.Sides, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, t := m.Game.ByKey("attacker"), m.Game.ByKey("target")
+	f, t := m.State.ByKey("attacker"), m.State.ByKey("target")
 	cmd := Command{Do: "attack", Who: "attacker", Target: "target"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := m.Do(cmd); err != nil {
+		if err := m.Play(0, cmd); err != nil {
 			b.Fatal(err)
 		}
 		f.Economy.Actions, t.HP = 1, 1_000_000
-		m.ClearLog()
+		m.Engine.ClearLog()
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "attacks/s")
 }
@@ -42,21 +45,26 @@ func BenchmarkAttack(b *testing.B) {
 
 // BenchmarkOpportunityAttack measures a one-step move out of a hostile
 // creature's reach: the step's phases, the opportunity attack it provokes
-// as a reaction, and the move's completion.
+// as a reaction (the watcher's side is asked, and takes it), and the move's
+// completion.
 func BenchmarkOpportunityAttack(b *testing.B) {
-	m, err := NewMatch(arena(6, 6, at("mover", target(), 0, 2, 1), at("watcher", goblin(), 1, 3, 1)), 1, nil)
+	def := arena(6, 6, at("mover", target(), 0, 2, 1), at("watcher", goblin(), 1, 3, 1))
+	m, err := def.NewMatch(game.Setup{Players: def.Sides, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	mover, watcher := m.Game.ByKey("mover"), m.Game.ByKey("watcher")
+	mover, watcher := m.State.ByKey("mover"), m.State.ByKey("watcher")
 	cmd := Command{Do: "move", Who: "mover", Path: []Cell{{1, 1}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := m.Do(cmd); err != nil {
+		if err := m.Play(0, cmd); err != nil {
+			b.Fatal(err)
+		}
+		if err := m.Play(1, botReaction); err != nil {
 			b.Fatal(err)
 		}
 		mover.Pos, mover.HP, mover.Economy.Movement, watcher.Economy.Reactions = Cell{2, 1}, 1_000_000, 30, 1
-		m.ClearLog()
+		m.Engine.ClearLog()
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "attacks/s")
 }

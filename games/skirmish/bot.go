@@ -1,23 +1,53 @@
 package skirmish
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
-	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/engine/rng"
 )
 
-// BotCommand returns what a bot plays next for the combatant whose turn it
-// is. The bot is simple and deterministic: it attacks the weakest enemy in
-// reach of a melee weapon, else shoots the nearest enemy within normal
-// range when nobody threatens it, else closes in on the nearest enemy it
-// can reach (dashing if it has nothing better to do with its action), else
-// shoots at long range, else ends its turn.
-func (m *Match) BotCommand() Command {
-	g := m.Game
+// botReaction is the bot's answer to a reaction: it always takes it.
+var botReaction = Command{Do: "reaction", Take: new(true)}
+
+// Bot returns what the pack's bot plays now for the side in the seat, or
+// false if the match does not wait for it. The bot is simple and
+// deterministic. It takes every reaction. On its turn it attacks the
+// weakest enemy in reach of a melee weapon, else shoots the nearest enemy
+// within normal range when nobody threatens it, else closes in on the
+// nearest enemy it can reach (dashing if it has nothing better to do with
+// its action), else shoots at long range, else ends its turn; a command
+// the rules would refuse becomes the end of its turn.
+func (m *Match) Bot(seat int) (Command, bool) {
+	g := m.State
+	if d, ok := m.reaction(); ok {
+		return botReaction, int(d.Player) == seat
+	}
 	f := g.Current()
+	if g.Over || f == nil || int(f.Side) != seat {
+		return Command{}, false
+	}
+	cmd := g.botTurn(f)
+	if _, _, err := m.command(cmd, f.Side); err != nil {
+		cmd = Command{Do: "end", Who: f.Key}
+	}
+	return cmd, true
+}
+
+// BotCommand is Bot as JSON (game.Botter). The bot draws no randomness.
+func (m *Match) BotCommand(seat int, _ *rng.Stream) (json.RawMessage, bool) {
+	cmd, ok := m.Bot(seat)
+	if !ok {
+		return nil, false
+	}
+	return commandJSON(cmd), true
+}
+
+// botTurn is the bot's command for the combatant whose turn it is.
+func (g *State) botTurn(f *Combatant) Command {
 	end := Command{Do: "end", Who: f.Key}
-	if g.Over || !f.Alive {
+	if !f.Alive {
 		return end
 	}
 	enemies := g.enemiesOf(f)
@@ -60,7 +90,7 @@ func (m *Match) BotCommand() Command {
 
 // enemiesOf returns the living enemies of a combatant, nearest first (ties
 // in the encounter's order).
-func (g *Game) enemiesOf(f *Combatant) []*Combatant {
+func (g *State) enemiesOf(f *Combatant) []*Combatant {
 	var out []*Combatant
 	for _, e := range g.Fighters {
 		if e.Alive && e.Side != f.Side {
@@ -94,7 +124,7 @@ func (f *Combatant) rangedShot(enemies []*Combatant, long bool) (*Weapon, *Comba
 
 // nearestPath returns the shortest path to a square next to an enemy, and
 // whether there is one.
-func (g *Game) nearestPath(f *Combatant, enemies []*Combatant) ([]Cell, bool) {
+func (g *State) nearestPath(f *Combatant, enemies []*Combatant) ([]Cell, bool) {
 	var best []Cell
 	found := false
 	for _, e := range enemies {
@@ -113,7 +143,7 @@ func (g *Game) nearestPath(f *Combatant, enemies []*Combatant) ([]Cell, bool) {
 // approach returns the steps toward the nearest reachable enemy that the
 // combatant's movement allows, or nil if it is already next to one or
 // cannot move closer.
-func (g *Game) approach(f *Combatant, enemies []*Combatant) []Cell {
+func (g *State) approach(f *Combatant, enemies []*Combatant) []Cell {
 	path, ok := g.nearestPath(f, enemies)
 	if !ok || len(path) == 0 {
 		return nil
@@ -124,20 +154,20 @@ func (g *Game) approach(f *Combatant, enemies []*Combatant) []Cell {
 	return path
 }
 
-// PlayBots plays the match with bots for every side until it ends, at most
-// limit commands. A rejected bot command ends the bot's turn.
+// PlayBots plays the match with the pack's bot for every side until it
+// ends, at most limit commands.
 func (m *Match) PlayBots(limit int) error {
-	for n := 0; !m.Game.Over; n++ {
+	for n := 0; !m.State.Over; n++ {
 		if n >= limit {
 			return fmt.Errorf("the fight did not end within %d commands", limit)
 		}
-		if err := m.Do(m.BotCommand()); err != nil {
-			if !engine.IsRejected(err) {
-				return err
-			}
-			if err := m.Do(Command{Do: "end", Who: m.Game.Current().Key}); err != nil {
-				return err
-			}
+		seats := m.Waiting()
+		if len(seats) == 0 {
+			return fmt.Errorf("the fight waits for nobody: %v", m.Engine.Err())
+		}
+		cmd, _ := m.Bot(seats[0])
+		if err := m.Play(seats[0], cmd); err != nil {
+			return err
 		}
 	}
 	return nil

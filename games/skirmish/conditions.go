@@ -9,81 +9,81 @@ import (
 	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
-// The standard conditions. Data files name them; an encounter may define
-// more of its own.
-var (
+// conditionSet holds the standard conditions: data files name them, and an
+// encounter may define more of its own. The pack's effects use some of
+// them by name (adaptive armour swaps its resistance, a trance its level).
+type conditionSet struct {
 	blinded, invisible, unseen, dodging, disengaging, dashing *status.Def
 	adaptiveArmour, adaptivePlating, adaptiveResistance       *status.Def
 	battleTrance, tranceLevel                                 *status.Def
 	standard                                                  []*status.Def
-)
+	names                                                     []string
+}
 
 // MaxTrance is the highest level of a battle trance.
 const MaxTrance = 3
 
-func buildConditions() {
-	end := effects.MustCall(status.EndEffect, nil)
+func (p *Pack) buildConditions() {
+	end := p.fx.endStatus.Call(struct{}{})
 	oneRound := status.Duration{Kind: status.Rounds, Rounds: 1}
 	attackerSees := value.When(func(c value.Context) bool { a, _ := c.Data.(AttackContext); return a.AttackerSees })
+	k := &p.cond
 
 	// Blinded: its attacks have disadvantage, attacks against it advantage,
 	// and it sees nobody (so it makes no opportunity attacks).
-	blinded = &status.Def{Name: "blinded", Mods: []status.Mod{
+	k.blinded = &status.Def{Name: "blinded", Mods: []status.Mod{
 		{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("blinded", value.Disadvantaged)},
 		{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("blinded", value.Advantaged)},
 	}}
 	// Invisible: the parent owns the "unseen" sub-condition (the
 	// modifiers) and a handler that ends it all once its bearer has
 	// attacked; the attack that reveals it still has advantage.
-	unseen = &status.Def{Name: "unseen", Mods: []status.Mod{
+	k.unseen = &status.Def{Name: "unseen", Mods: []status.Mod{
 		{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("unseen", value.Advantaged)},
 		{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("unseen", value.Disadvantaged)},
 	}}
-	invisible = &status.Def{Name: "invisible", Children: []*status.Def{unseen}, Triggers: []*engine.Trigger{{
-		Name: "invisibility ends after an attack", On: []engine.EventType{evAttack}, Phase: engine.Completion,
+	k.invisible = &status.Def{Name: "invisible", Children: []*status.Def{k.unseen}, Triggers: []*engine.Trigger{{
+		Name: "invisibility ends after an attack", On: []engine.EventType{p.ev.attack}, Phase: engine.Completion,
 		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{end}}}}
 	// Dodging, until the bearer's next turn: attacks against it have
 	// disadvantage if the attacker can see it; Dexterity saves advantage.
-	dodging = &status.Def{Name: "dodging", Duration: oneRound, Mods: []status.Mod{
+	k.dodging = &status.Def{Name: "dodging", Duration: oneRound, Mods: []status.Mod{
 		{Value: "ac", Channel: value.ToTargetContextual, Modifier: value.WithAdvantage("dodging", value.Disadvantaged), When: attackerSees},
 		{Value: "save_dex", Channel: value.SelfStatic, Modifier: value.WithAdvantage("dodging", value.Advantaged)},
 	}}
 	// Disengaging, until the bearer's next turn: its steps provoke no
 	// opportunity attacks.
-	disengaging = &status.Def{Name: "disengaging", Duration: oneRound}
+	k.disengaging = &status.Def{Name: "disengaging", Duration: oneRound}
 	// Dashing marks the turn the bearer doubled its movement.
-	dashing = &status.Def{Name: "dashing", Duration: oneRound}
+	k.dashing = &status.Def{Name: "dashing", Duration: oneRound}
 	// Adaptive armour: +1 AC from its plating, and resistance to the type
 	// of the last damage the bearer took, swapped as it takes damage.
-	adaptivePlating = &status.Def{Name: "adaptive-plating", Mods: []status.Mod{
+	k.adaptivePlating = &status.Def{Name: "adaptive-plating", Mods: []status.Mod{
 		{Value: "ac", Channel: value.SelfStatic, Modifier: value.Bonus("adaptive plating", 1)}}}
-	adaptiveResistance = &status.Def{Name: "adaptive-resistance"}
-	adaptiveArmour = &status.Def{Name: "adaptive-armour", Children: []*status.Def{adaptivePlating}, Triggers: []*engine.Trigger{{
-		Name: "adaptive armour adapts", On: []engine.EventType{evDamage},
-		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{effects.MustCall("ADAPT", nil)}}}}
+	k.adaptiveResistance = &status.Def{Name: "adaptive-resistance"}
+	k.adaptiveArmour = &status.Def{Name: "adaptive-armour", Children: []*status.Def{k.adaptivePlating}, Triggers: []*engine.Trigger{{
+		Name: "adaptive armour adapts", On: []engine.EventType{p.ev.damage},
+		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{p.fx.adapt.Call(struct{}{})}}}}
 	// Battle trance: each hit raises the trance a level (+1 to attack rolls
 	// per level, at most MaxTrance); a miss breaks it back to nothing.
-	tranceLevel = &status.Def{Name: "trance-level"}
-	battleTrance = &status.Def{Name: "battle-trance", Triggers: []*engine.Trigger{{
-		Name: "battle trance deepens", On: []engine.EventType{evAttack}, Phase: engine.Completion,
-		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{effects.MustCall("TRANCE", nil)}}}}
+	k.tranceLevel = &status.Def{Name: "trance-level"}
+	k.battleTrance = &status.Def{Name: "battle-trance", Triggers: []*engine.Trigger{{
+		Name: "battle trance deepens", On: []engine.EventType{p.ev.attack}, Phase: engine.Completion,
+		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{p.fx.trance.Call(struct{}{})}}}}
 
-	standard = []*status.Def{blinded, invisible, unseen, dodging, disengaging, dashing,
-		adaptiveArmour, adaptivePlating, adaptiveResistance, battleTrance, tranceLevel}
+	k.standard = []*status.Def{k.blinded, k.invisible, k.unseen, k.dodging, k.disengaging, k.dashing,
+		k.adaptiveArmour, k.adaptivePlating, k.adaptiveResistance, k.battleTrance, k.tranceLevel}
+	for _, d := range k.standard {
+		k.names = append(k.names, d.Name)
+	}
 }
 
 // StandardConditions lists the names of the conditions every encounter
 // knows.
-func StandardConditions() []string {
-	var out []string
-	for _, d := range standard {
-		out = append(out, d.Name)
-	}
-	return out
-}
+func (p *Pack) StandardConditions() []string { return slices.Clone(p.cond.names) }
 
 // applyNamed puts a condition on a combatant, caused by itself.
-func (g *Game) applyNamed(c *engine.Ctx, f *Combatant, name string) error {
+func (g *State) applyNamed(c *engine.Ctx, f *Combatant, name string) error {
 	def := g.condition(name)
 	if def == nil {
 		return fmt.Errorf("no condition %q", name)
@@ -93,7 +93,7 @@ func (g *Game) applyNamed(c *engine.Ctx, f *Combatant, name string) error {
 }
 
 // applyUse puts a condition from a data file on a combatant.
-func (g *Game) applyUse(c *engine.Ctx, f *Combatant, u ConditionUse) error {
+func (g *State) applyUse(c *engine.Ctx, f *Combatant, u ConditionUse) error {
 	def := g.condition(u.Name)
 	if def == nil {
 		return fmt.Errorf("%s: no condition %q", f.Key, u.Name)
@@ -110,7 +110,7 @@ func (g *Game) applyUse(c *engine.Ctx, f *Combatant, u ConditionUse) error {
 }
 
 // reacting returns the status whose trigger fired.
-func (g *Game) reacting(c *engine.Ctx) (*status.Status, error) {
+func (g *State) reacting(c *engine.Ctx) (*status.Status, error) {
 	s := g.book.Get(c.Reactor())
 	if s == nil {
 		return nil, fmt.Errorf("entity %d is not an active condition", c.Reactor())
@@ -120,7 +120,7 @@ func (g *Game) reacting(c *engine.Ctx) (*status.Status, error) {
 
 // adapt swaps the adaptive armour's resistance for one to the type of the
 // damage just taken (the last component of the hit that did damage).
-func (g *Game) adapt(c *engine.Ctx) error {
+func (g *State) adapt(c *engine.Ctx) error {
 	s, err := g.reacting(c)
 	if err != nil {
 		return err
@@ -138,21 +138,21 @@ func (g *Game) adapt(c *engine.Ctx) error {
 	if typ == "" {
 		return nil
 	}
-	if old := g.book.Child(s.ID, adaptiveResistance.Name); old != nil {
+	if old := g.book.Child(s.ID, g.p.cond.adaptiveResistance.Name); old != nil {
 		f := g.Fighter(s.Bearer)
 		if slices.ContainsFunc(f.Resistance.Entries(), func(e value.Entry) bool { return e.By == old.ID && e.Modifier.DamageType == typ }) {
 			return nil // already adapted to this type
 		}
 		g.book.Remove(c, old.ID, "adapting to "+typ)
 	}
-	_, err = g.book.Apply(c, status.Request{Def: adaptiveResistance, Bearer: s.Bearer, Source: s.Source, Parent: s.ID,
+	_, err = g.book.Apply(c, status.Request{Def: g.p.cond.adaptiveResistance, Bearer: s.Bearer, Source: s.Source, Parent: s.ID,
 		Mods: []status.Mod{{Value: "resistance", Channel: value.SelfStatic, Modifier: value.WithResistance("adaptive armour", typ, value.Resistant)}}})
 	return err
 }
 
 // trance moves a battle trance on after its bearer's attack: a hit
 // replaces the level with the next one, a miss removes it.
-func (g *Game) trance(c *engine.Ctx) error {
+func (g *State) trance(c *engine.Ctx) error {
 	s, err := g.reacting(c)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func (g *Game) trance(c *engine.Ctx) error {
 	if !ok || a.Roll == nil {
 		return nil
 	}
-	old := g.book.Child(s.ID, tranceLevel.Name)
+	old := g.book.Child(s.ID, g.p.cond.tranceLevel.Name)
 	level := 0
 	if old != nil {
 		level = old.Stacks
@@ -179,42 +179,64 @@ func (g *Game) trance(c *engine.Ctx) error {
 		g.book.Remove(c, old.ID, "deepened")
 	}
 	level++
-	_, err = g.book.Apply(c, status.Request{Def: tranceLevel, Bearer: s.Bearer, Source: s.Source, Parent: s.ID, Stacks: level,
+	_, err = g.book.Apply(c, status.Request{Def: g.p.cond.tranceLevel, Bearer: s.Bearer, Source: s.Source, Parent: s.ID, Stacks: level,
 		Mods: []status.Mod{{Value: "attack", Channel: value.SelfStatic, Modifier: value.Bonus(fmt.Sprintf("battle trance %d", level), level)}}})
 	return err
 }
 
-// leavesReach is the filter of the opportunity attack: a hostile creature
-// the reactor can see steps out of its reach, of its own will (forced
-// movement is not a step), without disengaging, and the reactor still has
-// its reaction.
+// leavesReach is the filter of the opportunity attack: the step lets the
+// trigger's reactor make one (see provokes).
 type leavesReach struct{}
 
 // Match implements engine.Filter.
 func (leavesReach) Match(state any, ev *engine.Event, t *engine.Instance) bool {
-	g := state.(*Game)
+	g := state.(*State)
 	r, mover := g.Fighter(t.Reactor), g.Fighter(ev.Subject)
 	st, ok := ev.Data.(*Step)
-	if r == nil || mover == nil || !ok || r == mover || !r.Alive || !mover.Alive || r.Side == mover.Side {
+	return r != nil && mover != nil && ok && g.provokes(r, mover, st.From, st.To)
+}
+
+// provokes reports whether a step of mover from one square to another lets
+// r make an opportunity attack: r is a living hostile creature that makes
+// them and can see the mover, the step (of the mover's own will: forced
+// movement is not a step) leaves r's reach, the mover is not disengaging,
+// and r still has its reaction. The reaction's filter and the moves that
+// Legal and View announce as provoking both ask it.
+func (g *State) provokes(r, mover *Combatant, from, to Cell) bool {
+	if r == mover || !r.Alive || !mover.Alive || r.Side == mover.Side || !r.Creature.OpportunityAttacks {
 		return false
 	}
 	reach := r.reach()
 	return reach > 0 && r.Economy.Reactions > 0 && !g.has(mover.ID, "disengaging") && g.sees(r, mover) &&
-		Distance(r.Pos, st.From) <= reach && Distance(r.Pos, st.To) > reach
+		Distance(r.Pos, from) <= reach && Distance(r.Pos, to) > reach
 }
 
-// opportunityAttack makes the reactor's attack on the creature leaving its
-// reach, as a reaction: a child of the step, resolved before the step goes
-// on.
-func (g *Game) opportunityAttack(c *engine.Ctx) error {
+// ReactionKind is the kind of the decision an opportunity attack asks of
+// the side whose creature may make it.
+const ReactionKind = "reaction"
+
+// opportunityAttack offers the reactor's side an attack on the creature
+// leaving its reach, as a reaction: taken, it is a child of the step,
+// resolved before the step goes on. The decision is asked before anything
+// changes; the effect runs again with the answer.
+func (g *State) opportunityAttack(c *engine.Ctx) error {
 	r, mover := g.Fighter(c.Reactor()), g.Fighter(c.Event().Subject)
 	if !mover.Alive {
 		c.Note("%s has no one to attack: %s is down", r.Key, mover.Key)
 		return nil
 	}
-	a := actArgs{Action: attackAction.Name, Actor: r.ID, Target: mover.ID, Weapon: r.meleeWeapon().Name, Reaction: true}
+	a := actArgs{Action: g.p.actions.attack.Name, Actor: r.ID, Target: mover.ID, Weapon: r.meleeWeapon().Name, Reaction: true}
 	if _, err := g.prepare(a, engine.NoPlayer); err != nil {
 		c.Note("%s makes no opportunity attack: %v", r.Key, err)
+		return nil
+	}
+	in, answered := c.Answer(0)
+	if !answered {
+		return c.Ask(engine.Decision{Player: r.Side, Kind: ReactionKind,
+			Prompt: "The " + mover.Key + " leaves the reach of the " + r.Key, Options: mover.leaving})
+	}
+	if in.Choice != 0 {
+		c.Note("%s lets %s go", r.Key, mover.Key)
 		return nil
 	}
 	return g.act(c, a)

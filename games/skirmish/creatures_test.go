@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
@@ -50,9 +51,12 @@ func at(key string, c *Creature, side int, x, y int) Placement {
 	return Placement{Key: key, Creature: c, Side: side, At: Cell{x, y}}
 }
 
+// testPack is the pack the tests play with.
+var testPack = NewPack()
+
 // arena is an open map of w×h squares where the combatants act in the
 // order listed.
-func arena(w, h int, ps ...Placement) *Encounter {
+func arena(w, h int, ps ...Placement) *Definition {
 	rows := make([]string, h)
 	for i := range rows {
 		rows[i] = strings.Repeat(".", w)
@@ -61,32 +65,42 @@ func arena(w, h int, ps ...Placement) *Encounter {
 	if err != nil {
 		panic(err)
 	}
-	return &Encounter{Name: "arena", Grid: grid, Sides: []string{"heroes", "monsters"}, Placements: ps}
+	return &Definition{Name: "arena", Grid: grid, Sides: []string{"heroes", "monsters"}, Placements: ps, p: testPack}
 }
 
-func start(t *testing.T, enc *Encounter, dice ...int) *Match {
+func start(t *testing.T, def *Definition, dice ...int) *Match {
 	t.Helper()
-	m, err := NewMatch(enc, 1, dice)
+	m, err := def.NewMatch(game.Setup{Players: def.Sides, Seed: 1, Dice: dice})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-// do plays commands and fails the test on an error.
+// do plays commands, each for the side of the combatant it names, and
+// fails the test on an error; reactions are answered as the bot does.
 func do(t *testing.T, m *Match, cmds ...Command) {
 	t.Helper()
 	for _, c := range cmds {
-		if err := m.Do(c); err != nil {
+		if err := m.do(c); err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
 	}
 }
 
+// do plays a command for the side of the combatant it names, and answers
+// the reactions it sets off as the bot does.
+func (m *Match) do(c Command) error {
+	if err := m.play(engine.NoPlayer, c); err != nil {
+		return err
+	}
+	return m.answerReactions()
+}
+
 // force puts a modifier on a combatant's attack value, like the engine
 // book's force_attack_hit and force_attack_crit.
 func force(m *Match, key string, mod value.Modifier) {
-	m.Game.ByKey(key).Attack.Add(value.SelfStatic, engine.System, mod, nil)
+	m.State.ByKey(key).Attack.Add(value.SelfStatic, engine.System, mod, nil)
 }
 
 var (
@@ -97,8 +111,8 @@ var (
 // lastAct returns the payload of the last event of an action type and
 // phase.
 func lastAct(m *Match, typ engine.EventType, ph engine.Phase) (*engine.Event, *Act) {
-	for i := len(m.Events) - 1; i >= 0; i-- {
-		if ev := &m.Events[i]; ev.Type == typ && ev.Phase == ph {
+	for i := len(m.Engine.Events) - 1; i >= 0; i-- {
+		if ev := &m.Engine.Events[i]; ev.Type == typ && ev.Phase == ph {
 			return ev, ev.Data.(*Act)
 		}
 	}
@@ -107,7 +121,7 @@ func lastAct(m *Match, typ engine.EventType, ph engine.Phase) (*engine.Event, *A
 
 func count(m *Match, typ engine.EventType, ph engine.Phase) int {
 	n := 0
-	for _, ev := range m.Events {
+	for _, ev := range m.Engine.Events {
 		if ev.Type == typ && ev.Phase == ph {
 			n++
 		}

@@ -2,14 +2,12 @@ package skirmish
 
 import (
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/skirmish/status"
 	"github.com/tabulagames/tabula/games/skirmish/value"
 )
@@ -81,13 +79,14 @@ func (u *conditionUse) UnmarshalJSON(b []byte) error {
 }
 
 type encounterFile struct {
-	Name       string          `json:"name"`
-	Map        []string        `json:"map"`
-	Sides      []string        `json:"sides"`
-	Combatants []placementFile `json:"combatants"`
-	Initiative string          `json:"initiative"`
-	MaxRounds  int             `json:"maxRounds"`
-	Conditions []conditionDef  `json:"conditions"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Map         []string        `json:"map"`
+	Sides       []string        `json:"sides"`
+	Combatants  []placementFile `json:"combatants"`
+	Initiative  string          `json:"initiative"`
+	MaxRounds   int             `json:"maxRounds"`
+	Conditions  []conditionDef  `json:"conditions"`
 }
 
 type placementFile struct {
@@ -124,52 +123,31 @@ type modifierFile struct {
 // DefaultMaxRounds is the round limit of an encounter that sets none.
 const DefaultMaxRounds = 50
 
-// Validate checks a skirmish file, a combatant or an encounter with the
-// combatant files it uses, and returns every problem found.
-func Validate(path string) diag.List {
-	l := newLoader()
-	l.file(path)
-	l.list.Sort()
-	return l.list
-}
-
-// LoadEncounter reads an encounter file and the combatant files it uses.
-// It returns the encounter, or nil and the diagnostics if a file has
-// errors (the diagnostics may hold warnings either way).
-func LoadEncounter(path string) (*Encounter, diag.List) {
-	l := newLoader()
-	x := l.file(path)
-	l.list.Sort()
-	enc, ok := x.(*Encounter)
-	if l.list.HasErrors() {
-		return nil, l.list
-	}
-	if !ok {
-		return nil, append(l.list, diag.Diagnostic{File: path, Severity: diag.Error, Pointer: "/kind",
-			Message: "this is a combatant file; give an encounter file (\"kind\": \"encounter\")"})
-	}
-	return enc, l.list
-}
-
-// Detect reports whether a file is a skirmish file: JSON whose "game" is
-// "skirmish".
-func Detect(data []byte) bool {
-	var head fileHead
-	return json.Unmarshal(data, &head) == nil && head.Game == "skirmish"
-}
-
-// loader reads files once each, collecting their diagnostics.
+// loader reads the files of one game once each, through its source,
+// collecting their diagnostics.
 type loader struct {
+	p         *Pack
+	src       *game.Source
 	list      diag.List
-	creatures map[string]*Creature // by clean path; nil for a file with errors
+	creatures map[string]loaded // by name in the source
 }
 
-func newLoader() *loader { return &loader{creatures: map[string]*Creature{}} }
+// loaded is a combatant file as the loader found it: its creature, or why
+// there is none.
+type loaded struct {
+	creature *Creature
+	why      string
+}
 
-// file reads one skirmish file and returns its *Creature or *Encounter,
-// or nil if it has errors.
-func (l *loader) file(path string) any {
-	data, err := os.ReadFile(path)
+func (p *Pack) newLoader(src *game.Source) *loader {
+	return &loader{p: p, src: src, creatures: map[string]loaded{}}
+}
+
+// file reads one skirmish file, by its name in the source, and returns
+// its *Creature or *Definition, or nil if it has errors.
+func (l *loader) file(name string) any {
+	path := l.src.Path(name)
+	data, err := l.src.ReadFile(name)
 	if err != nil {
 		l.list = append(l.list, diag.Diagnostic{File: path, Severity: diag.Error, Message: err.Error()})
 		return nil
@@ -191,13 +169,13 @@ func (l *loader) file(path string) any {
 		if json.Unmarshal(data, &f) != nil {
 			return nil
 		}
-		x = buildCreature(r, path, &f, nil, shaped)
+		x = l.p.buildCreature(r, path, &f, nil, shaped)
 	case "encounter":
 		var f encounterFile
 		if json.Unmarshal(data, &f) != nil {
 			return nil
 		}
-		x = l.buildEncounter(r, path, &f)
+		x = l.buildEncounter(r, name, &f)
 	}
 	if !shaped || r.List.HasErrors() {
 		return nil
@@ -205,19 +183,33 @@ func (l *loader) file(path string) any {
 	return x
 }
 
-// creature loads a combatant file used by an encounter, once.
-func (l *loader) creature(path string) (*Creature, bool) {
-	key := filepath.Clean(path)
-	if cr, seen := l.creatures[key]; seen {
-		return cr, cr != nil
+// creature loads a combatant file used by an encounter, once, and says
+// why it cannot when it cannot.
+func (l *loader) creature(name string) (*Creature, string) {
+	if c, seen := l.creatures[name]; seen {
+		return c.creature, c.why
 	}
-	if _, err := os.Stat(path); err != nil {
-		l.creatures[key] = nil
-		return nil, false
+	var c loaded
+	if !l.src.Exists(name) {
+		c.why = "no combatant file " + l.src.Path(name)
+	} else {
+		// An encounter named as a combatant (even itself) is read once.
+		l.creatures[name] = loaded{why: l.src.Path(name) + " is an encounter, not a combatant file"}
+		c.creature, c.why = l.combatant(name)
 	}
-	cr, _ := l.file(path).(*Creature)
-	l.creatures[key] = cr
-	return cr, cr != nil
+	l.creatures[name] = c
+	return c.creature, c.why
+}
+
+// combatant reads a combatant file, or says why it cannot.
+func (l *loader) combatant(name string) (*Creature, string) {
+	switch x := l.file(name).(type) {
+	case *Creature:
+		return x, ""
+	case *Definition:
+		return nil, l.src.Path(name) + " is an encounter, not a combatant file"
+	}
+	return nil, "the combatant file " + l.src.Path(name) + " has errors (reported with it)"
 }
 
 // buildCreature turns a checked combatant file into a Creature. known, if
@@ -225,7 +217,7 @@ func (l *loader) creature(path string) (*Creature, bool) {
 // can only check its conditions against the standard ones.
 // shaped says whether the file passed the schema, which then checked its
 // dice already.
-func buildCreature(r *diag.Reporter, path string, f *combatantFile, known []string, shaped bool) *Creature {
+func (p *Pack) buildCreature(r *diag.Reporter, path string, f *combatantFile, known []string, shaped bool) *Creature {
 	cr := &Creature{File: path, Name: f.Name, Proficiency: 2, HP: f.HP, TempHP: f.TempHP, Speed: f.Speed,
 		DamageReduction: f.DamageReduction, OpportunityAttacks: true, SkillProficient: make([]bool, len(Skills))}
 	for i, a := range Abilities {
@@ -296,20 +288,20 @@ func buildCreature(r *diag.Reporter, path string, f *combatantFile, known []stri
 			cr.Resistances = append(cr.Resistances, Resist{Type: t, Status: st})
 		}
 	}
-	cr.Conditions = useConditions(r, "/conditions", f.Conditions, known)
+	cr.Conditions = p.useConditions(r, "/conditions", f.Conditions, known)
 	return cr
 }
 
 // useConditions checks the conditions a file puts on a creature.
-func useConditions(r *diag.Reporter, at string, uses []conditionUse, known []string) []ConditionUse {
+func (p *Pack) useConditions(r *diag.Reporter, at string, uses []conditionUse, known []string) []ConditionUse {
 	var out []ConditionUse
 	for i, u := range uses {
 		ptr := at + diag.Pointer(i)
 		switch {
 		case known != nil && !slices.Contains(known, u.Name):
 			r.Errorf(ptr, "no condition %q%s", u.Name, diag.DidYouMean(u.Name, known))
-		case known == nil && !slices.Contains(StandardConditions(), u.Name):
-			if s := diag.Suggest(u.Name, StandardConditions()); s != "" && s != u.Name {
+		case known == nil && !slices.Contains(p.cond.names, u.Name):
+			if s := diag.Suggest(u.Name, p.cond.names); s != "" && s != u.Name {
 				r.Errorf(ptr, "no condition %q (did you mean %s?)", u.Name, s)
 			} else {
 				r.Warnf(ptr, "%q is not a standard condition; every encounter using this combatant must define it", u.Name)
@@ -324,74 +316,73 @@ func useConditions(r *diag.Reporter, at string, uses []conditionUse, known []str
 	return out
 }
 
-func (l *loader) buildEncounter(r *diag.Reporter, path string, f *encounterFile) *Encounter {
-	enc := &Encounter{File: path, Name: f.Name, Sides: f.Sides, RollInitiative: f.Initiative != "listed", MaxRounds: f.MaxRounds}
-	if enc.MaxRounds == 0 {
-		enc.MaxRounds = DefaultMaxRounds
+func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile) *Definition {
+	p := l.p
+	def := &Definition{File: l.src.Path(name), Name: f.Name, Description: f.Description, Sides: f.Sides,
+		RollInitiative: f.Initiative != "listed", MaxRounds: f.MaxRounds, p: p}
+	if def.MaxRounds == 0 {
+		def.MaxRounds = DefaultMaxRounds
 	}
 	grid, err := NewGrid(f.Map)
 	if err != nil {
 		r.Errorf("/map", "%v", err)
 		return nil
 	}
-	enc.Grid = grid
-	enc.Conditions = l.buildConditions(r, f.Conditions)
-	names := StandardConditions()
-	for _, d := range enc.Conditions {
+	def.Grid = grid
+	def.Conditions = l.buildConditions(r, f.Conditions)
+	names := slices.Clone(p.cond.names)
+	for _, d := range def.Conditions {
 		names = append(names, d.Name)
 	}
 	used := make([]bool, len(f.Sides))
-	for i, p := range f.Combatants {
+	for i, c := range f.Combatants {
 		ptr := diag.Pointer("combatants", i)
 		for j := range i {
-			if f.Combatants[j].ID == p.ID {
-				r.Errorf(ptr+"/id", "a second combatant with id %q; ids must differ", p.ID)
+			if f.Combatants[j].ID == c.ID {
+				r.Errorf(ptr+"/id", "a second combatant with id %q; ids must differ", c.ID)
 			}
 		}
-		side := slices.Index(f.Sides, p.Side)
+		side := slices.Index(f.Sides, c.Side)
 		if side < 0 {
-			r.Errorf(ptr+"/side", "no side %q; the sides are %s%s", p.Side, strings.Join(f.Sides, ", "), diag.DidYouMean(p.Side, f.Sides))
+			r.Errorf(ptr+"/side", "no side %q; the sides are %s%s", c.Side, strings.Join(f.Sides, ", "), diag.DidYouMean(c.Side, f.Sides))
 		} else {
 			used[side] = true
 		}
 		switch {
-		case !grid.In(p.At):
-			r.Errorf(ptr+"/at", "%s is off the %d×%d map", p.At, grid.Width, grid.Height)
-		case grid.Wall(p.At):
-			r.Errorf(ptr+"/at", "%s is a wall", p.At)
+		case !grid.In(c.At):
+			r.Errorf(ptr+"/at", "%s is off the %d×%d map", c.At, grid.Width, grid.Height)
+		case grid.Wall(c.At):
+			r.Errorf(ptr+"/at", "%s is a wall", c.At)
 		}
 		for j := range i {
-			if f.Combatants[j].At == p.At {
-				r.Errorf(ptr+"/at", "%s is already %s's square", p.At, f.Combatants[j].ID)
+			if f.Combatants[j].At == c.At {
+				r.Errorf(ptr+"/at", "%s is already %s's square", c.At, f.Combatants[j].ID)
 			}
 		}
-		file := p.File
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(filepath.Dir(path), file)
+		conditions := p.useConditions(r, ptr+"/conditions", c.Conditions, names)
+		file, err := l.src.Resolve(name, c.File)
+		if err != nil {
+			r.Errorf(ptr+"/file", "%v", err)
+			continue
 		}
-		cr, ok := l.creature(file)
-		if !ok {
-			if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
-				r.Errorf(ptr+"/file", "no combatant file %s", file)
-			} else {
-				r.Errorf(ptr+"/file", "the combatant file %s has errors (reported with it)", file)
-			}
+		cr, why := l.creature(file)
+		if cr == nil {
+			r.Errorf(ptr+"/file", "%s", why)
 			continue
 		}
 		for j, u := range cr.Conditions {
 			if !slices.Contains(names, u.Name) {
-				r.Errorf(ptr+"/file", "%s starts with condition %q, which this encounter does not define (%s/conditions/%d)", p.File, u.Name, file, j)
+				r.Errorf(ptr+"/file", "%s starts with condition %q, which this encounter does not define (%s/conditions/%d)", c.File, u.Name, cr.File, j)
 			}
 		}
-		enc.Placements = append(enc.Placements, Placement{Key: p.ID, Creature: cr, Side: max(side, 0), At: p.At,
-			Conditions: useConditions(r, ptr+"/conditions", p.Conditions, names)})
+		def.Placements = append(def.Placements, Placement{Key: c.ID, Creature: cr, Side: max(side, 0), At: c.At, Conditions: conditions})
 	}
 	for i, u := range used {
 		if !u {
 			r.Errorf(diag.Pointer("sides", i), "side %q has no combatants", f.Sides[i])
 		}
 	}
-	return enc
+	return def
 }
 
 // buildConditions turns an encounter's condition definitions into status
@@ -400,7 +391,7 @@ func (l *loader) buildConditions(r *diag.Reporter, defs []conditionDef) []*statu
 	var out []*status.Def
 	for i, c := range defs {
 		ptr := diag.Pointer("conditions", i)
-		if slices.Contains(StandardConditions(), c.Name) {
+		if slices.Contains(l.p.cond.names, c.Name) {
 			r.Errorf(ptr+"/name", "%q is a standard condition; give yours another name", c.Name)
 		}
 		for j := range i {
@@ -429,7 +420,7 @@ func (l *loader) buildConditions(r *diag.Reporter, defs []conditionDef) []*statu
 			}
 		}
 		for _, e := range c.EndsWhen {
-			d.Triggers = append(d.Triggers, endTrigger(c.Name, e))
+			d.Triggers = append(d.Triggers, l.p.endTrigger(c.Name, e))
 		}
 		out = append(out, d)
 	}
@@ -437,18 +428,18 @@ func (l *loader) buildConditions(r *diag.Reporter, defs []conditionDef) []*statu
 }
 
 // endTrigger is the handler that ends a data-defined condition.
-func endTrigger(name, when string) *engine.Trigger {
+func (p *Pack) endTrigger(name, when string) *engine.Trigger {
 	t := &engine.Trigger{Name: name + " ends when its bearer " + strings.ReplaceAll(when, "-", " "),
-		Effects: []engine.EffectCall{effects.MustCall(status.EndEffect, nil)}}
+		Effects: []engine.EffectCall{p.fx.endStatus.Call(struct{}{})}}
 	switch when {
 	case "attacks":
-		t.On, t.Phase, t.Filter = []engine.EventType{evAttack}, engine.Completion, status.Watch{Subject: status.Bearer}
+		t.On, t.Phase, t.Filter = []engine.EventType{p.ev.attack}, engine.Completion, status.Watch{Subject: status.Bearer}
 	case "is-attacked":
-		t.On, t.Phase, t.Filter = []engine.EventType{evAttack}, engine.Completion, status.Watch{Target: status.Bearer}
+		t.On, t.Phase, t.Filter = []engine.EventType{p.ev.attack}, engine.Completion, status.Watch{Target: status.Bearer}
 	case "takes-damage":
-		t.On, t.Filter = []engine.EventType{evDamage}, status.Watch{Subject: status.Bearer}
+		t.On, t.Filter = []engine.EventType{p.ev.damage}, status.Watch{Subject: status.Bearer}
 	case "moves":
-		t.On, t.Phase, t.Filter = []engine.EventType{evMove}, engine.Completion, status.Watch{Subject: status.Bearer}
+		t.On, t.Phase, t.Filter = []engine.EventType{p.ev.move}, engine.Completion, status.Watch{Subject: status.Bearer}
 	}
 	return t
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
 // Dice is a number of dice of one size, as in "2d6".
@@ -49,7 +50,7 @@ func validSides(n int) bool {
 
 // roll rolls one die: the next scripted die if there is one (it must fit
 // the die), otherwise the match's "dice" stream.
-func (g *Game) roll(c *engine.Ctx, sides int) (int, error) {
+func (g *State) roll(c *engine.Ctx, sides int) (int, error) {
 	if len(g.Dice) > 0 {
 		v := g.Dice[0]
 		if v < 1 || v > sides {
@@ -62,7 +63,7 @@ func (g *Game) roll(c *engine.Ctx, sides int) (int, error) {
 }
 
 // rollDice rolls n dice of the given size and appends them to into.
-func (g *Game) rollDice(c *engine.Ctx, n, sides int, into []int) ([]int, error) {
+func (g *State) rollDice(c *engine.Ctx, n, sides int, into []int) ([]int, error) {
 	for range n {
 		v, err := g.roll(c, sides)
 		if err != nil {
@@ -80,12 +81,62 @@ type D20 struct {
 	// Natural is the die that counts.
 	Natural   int    `json:"natural"`
 	Advantage string `json:"advantage,omitempty"`
+	// Modifiers are what the roll adds to the die and what changed how it
+	// was rolled, term by term.
+	Modifiers []Term `json:"modifiers,omitempty"`
+}
+
+// Term is one part of what a roll adds to its dice, or of what changes how
+// it is rolled: an ability modifier, the proficiency bonus, a weapon's
+// bonus, or a modifier of one of the creatures' values.
+type Term struct {
+	// Source says where it comes from: an ability ("dex"), "proficiency",
+	// a weapon, or the name of a value's modifier ("unseen", "battle
+	// trance 2", "long range").
+	Source string `json:"source"`
+	// Channel is the channel of a value's modifier: self_static,
+	// self_contextual, to_target_static (the other creature's, imported
+	// for the roll) or to_target_contextual; "" for the parts the rules
+	// add.
+	Channel string `json:"channel,omitempty"`
+	// Bonus is what it adds.
+	Bonus int `json:"bonus,omitempty"`
+	// Effect is what else it does: advantage, disadvantage, autocrit,
+	// nocrit, autohit, automiss, "at least N" or "at most N".
+	Effect string `json:"effect,omitempty"`
+}
+
+// valueTerms appends a term for every modifier that counts toward a value
+// now (its own and those it imports, in its context).
+func valueTerms(terms []Term, v *value.Value) []Term {
+	v.Counting(func(e *value.Entry) {
+		m := &e.Modifier
+		t := Term{Source: m.Name, Channel: e.Channel.String()}
+		switch m.Kind {
+		case value.KindBonus:
+			t.Bonus = m.N
+		case value.KindMin:
+			t.Effect = "at least " + strconv.Itoa(m.N)
+		case value.KindMax:
+			t.Effect = "at most " + strconv.Itoa(m.N)
+		case value.KindAdvantage:
+			t.Effect = strings.ToLower(value.Advantage(m.N).String())
+		case value.KindCritical:
+			t.Effect = strings.ToLower(value.Critical(m.N).String())
+		case value.KindAutoHit:
+			t.Effect = strings.ToLower(value.AutoHit(m.N).String())
+		case value.KindResistance:
+			t.Effect = value.Resistance(m.N).String() + " to " + m.DamageType
+		}
+		terms = append(terms, t)
+	})
+	return terms
 }
 
 // rollD20 rolls a d20, twice with advantage (the higher counts) or
 // disadvantage (the lower counts). However many sources of disadvantage
 // there are, it is one extra die.
-func (g *Game) rollD20(c *engine.Ctx, adv int) (D20, error) {
+func (g *State) rollD20(c *engine.Ctx, adv int) (D20, error) {
 	n := 1
 	if adv != 0 {
 		n = 2

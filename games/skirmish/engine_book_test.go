@@ -8,45 +8,45 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-// The cross-checks of chapter 10 of the engine book (seed 003's newer
-// engine), with the same numbers. The chapter 2 cross-checks (modifiable
-// values) are in engine/value.
+// The engine book's cross-checks of combat (the newer book of the original
+// engine), with the same numbers. Those of modifiable values are in
+// package value.
 
-// EB-10-003: a critical hit rolls the weapon's damage dice twice.
-func TestEB10003CriticalDoublesDice(t *testing.T) {
+// A critical hit rolls the weapon's damage dice twice.
+func TestCriticalDoublesDice(t *testing.T) {
 	m := start(t, arena(20, 20, at("attacker", goblin(), 0, 5, 5), at("target", skeleton(), 1, 6, 5)), 10, 3, 4)
 	force(m, "attacker", forceHit)
 	force(m, "attacker", forceCrit)
 	do(t, m, Command{Do: "attack", Target: "target", Weapon: "scimitar"})
-	_, a := lastAct(m, evAttack, engine.Completion)
+	_, a := lastAct(m, testPack.ev.attack, engine.Completion)
 	if a.Roll.Outcome != Crit || !slices.Equal(a.Damage[0].Rolls, []int{3, 4}) {
 		t.Fatalf("outcome %s, damage dice %v; want CRIT with [3 4]", a.Roll.Outcome, a.Damage[0].Rolls)
 	}
-	if hp := m.Game.ByKey("target").HP; hp != 13-(3+4+2) {
+	if hp := m.State.ByKey("target").HP; hp != 13-(3+4+2) {
 		t.Errorf("skeleton HP %d, want 13 - 9 = 4 (the +2 is added once)", hp)
 	}
 }
 
-// EB-10-004: a move of 3 squares walks step by step: 3 completed
+// A move of 3 squares walks step by step: 3 completed
 // STEP_MOVEMENT events and 15 ft of movement spent.
-func TestEB10004MoveStepByStep(t *testing.T) {
+func TestMoveStepByStep(t *testing.T) {
 	m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 5), at("far", skeleton(), 1, 15, 15)))
 	do(t, m, Command{Do: "move", To: &Cell{5, 8}})
-	f := m.Game.ByKey("mover")
+	f := m.State.ByKey("mover")
 	if f.Pos != (Cell{5, 8}) || f.Economy.Movement != 30-15 {
 		t.Errorf("mover on %s with %d ft left, want (5,8) with 15", f.Pos, f.Economy.Movement)
 	}
-	if n := count(m, evStep, engine.Completion); n != 3 {
+	if n := count(m, testPack.ev.step, engine.Completion); n != 3 {
 		t.Errorf("%d completed steps, want 3", n)
 	}
-	if _, a := lastAct(m, evMove, engine.Completion); a == nil || *a.End != (Cell{5, 8}) || a.Partial {
+	if _, a := lastAct(m, testPack.ev.move, engine.Completion); a == nil || *a.End != (Cell{5, 8}) || a.Partial {
 		t.Errorf("the move did not complete on (5,8): %+v", a)
 	}
 }
 
-// EB-10-010: a natural 20 is a critical hit even against AC+100, and a
+// A natural 20 is a critical hit even against AC+100, and a
 // natural 1 a critical miss even against AC−100.
-func TestEB10010NaturalRolls(t *testing.T) {
+func TestNaturalRolls(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		ac, d20 int
@@ -58,24 +58,24 @@ func TestEB10010NaturalRolls(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := start(t, arena(20, 20, at("attacker", goblin(), 0, 5, 5), at("target", skeleton(), 1, 6, 5)), tc.d20)
-			m.Game.ByKey("target").AC.Add(0, m.Game.ByKey("target").ID, bonus("armour", tc.ac), nil)
+			m.State.ByKey("target").AC.Add(0, m.State.ByKey("target").ID, bonus("armour", tc.ac), nil)
 			do(t, m, Command{Do: "attack", Target: "target"})
-			_, a := lastAct(m, evAttack, engine.Completion)
+			_, a := lastAct(m, testPack.ev.attack, engine.Completion)
 			if a.Roll.Outcome != tc.want || !slices.Equal(a.Roll.Dice, []int{tc.d20}) {
 				t.Errorf("dice %v, outcome %s; want [%d] and %s", a.Roll.Dice, a.Roll.Outcome, tc.d20, tc.want)
 			}
-			if got := count(m, evDamage, engine.NoPhase) > 0; got != tc.damaged {
+			if got := count(m, testPack.ev.damage, engine.NoPhase) > 0; got != tc.damaged {
 				t.Errorf("damage dealt: %v, want %v", got, tc.damaged)
 			}
 		})
 	}
 }
 
-// EB-10-011 and EB-10-013: a longbow (80/320 ft) cannot shoot beyond long
+// A longbow (80/320 ft) cannot shoot beyond long
 // range (the attack is cancelled and costs nothing); beyond normal range,
 // or with a hostile creature within reach, it shoots with disadvantage,
 // and both together are still one disadvantage die.
-func TestEB10011And013RangedAttacks(t *testing.T) {
+func TestRangedAttacks(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		archer     Cell
@@ -101,15 +101,15 @@ func TestEB10011And013RangedAttacks(t *testing.T) {
 			}
 			m := start(t, arena(80, 5, ps...), tc.dice...)
 			do(t, m, Command{Do: "attack", Target: "target"})
-			ev, a := lastAct(m, evAttack, engine.Declaration)
-			archer := m.Game.ByKey("archer")
+			ev, a := lastAct(m, testPack.ev.attack, engine.Declaration)
+			archer := m.State.ByKey("archer")
 			if tc.cancelled != "" {
 				if !ev.Cancelled || !strings.Contains(a.Reason, tc.cancelled) || archer.Economy.Actions != 1 {
 					t.Errorf("cancelled %v (%q), actions left %d; want cancelled for %q with the action kept", ev.Cancelled, a.Reason, archer.Economy.Actions, tc.cancelled)
 				}
 				return
 			}
-			_, a = lastAct(m, evAttack, engine.Completion)
+			_, a = lastAct(m, testPack.ev.attack, engine.Completion)
 			if a == nil {
 				t.Fatal("the attack did not complete")
 			}
@@ -123,10 +123,10 @@ func TestEB10011And013RangedAttacks(t *testing.T) {
 	}
 }
 
-// EB-10-016 and EB-10-019: a 6 slashing + 6 fire hit applies resistance
+// A 6 slashing + 6 fire hit applies resistance
 // per component: 9 against slashing resistance, 18 against slashing
 // vulnerability, 6 against slashing immunity.
-func TestEB10016And019MixedDamage(t *testing.T) {
+func TestMixedDamage(t *testing.T) {
 	for _, tc := range []struct {
 		status string
 		want   int
@@ -138,67 +138,67 @@ func TestEB10016And019MixedDamage(t *testing.T) {
 			m := start(t, arena(20, 20, at("attacker", flaming, 0, 5, 5), at("target", target(Resist{"slashing", st}), 1, 6, 5)), 10, 4, 6)
 			force(m, "attacker", forceHit)
 			do(t, m, Command{Do: "attack", Target: "target"})
-			_, a := lastAct(m, evAttack, engine.Completion)
+			_, a := lastAct(m, testPack.ev.attack, engine.Completion)
 			if len(a.Damage) != 2 || a.Damage[0].Total != 6 || a.Damage[1].Total != 6 {
 				t.Fatalf("damage rolls %+v, want 6 slashing and 6 fire", a.Damage)
 			}
-			if lost := 40 - m.Game.ByKey("target").HP; lost != tc.want || a.Dealt != tc.want {
+			if lost := 40 - m.State.ByKey("target").HP; lost != tc.want || a.Dealt != tc.want {
 				t.Errorf("HP lost %d (dealt %d), want %d", lost, a.Dealt, tc.want)
 			}
 		})
 	}
 }
 
-// EB-10-001: an attack on a target out of reach is cancelled before any
+// An attack on a target out of reach is cancelled before any
 // cost is paid.
-func TestEB10001OutOfReachCostsNothing(t *testing.T) {
+func TestOutOfReachCostsNothing(t *testing.T) {
 	m := start(t, arena(20, 20, at("attacker", goblin(), 0, 2, 2), at("far", skeleton(), 1, 12, 2)))
 	do(t, m, Command{Do: "attack", Target: "far", Weapon: "scimitar"})
-	ev, a := lastAct(m, evAttack, engine.Declaration)
-	if !ev.Cancelled || !strings.Contains(a.Reason, "reach") || m.Game.ByKey("attacker").Economy.Actions != 1 {
-		t.Errorf("cancelled %v (%q), actions %d", ev.Cancelled, a.Reason, m.Game.ByKey("attacker").Economy.Actions)
+	ev, a := lastAct(m, testPack.ev.attack, engine.Declaration)
+	if !ev.Cancelled || !strings.Contains(a.Reason, "reach") || m.State.ByKey("attacker").Economy.Actions != 1 {
+		t.Errorf("cancelled %v (%q), actions %d", ev.Cancelled, a.Reason, m.State.ByKey("attacker").Economy.Actions)
 	}
-	if n := count(m, evAttack, engine.Execution); n != 0 {
+	if n := count(m, testPack.ev.attack, engine.Execution); n != 0 {
 		t.Errorf("a cancelled attack reached EXECUTION %d times", n)
 	}
 }
 
-// EB-10-005, 006, 014 and 007: leaving a hostile creature's reach provokes
+// Leaving a hostile creature's reach provokes
 // an opportunity attack that costs its reaction; not when disengaging, not
 // a second time without a reaction, and never for forced movement.
 func TestOpportunityAttacks(t *testing.T) {
-	t.Run("EB-10-005 leaving reach provokes", func(t *testing.T) {
+	t.Run("leaving reach provokes", func(t *testing.T) {
 		m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("watcher", skeleton(), 1, 5, 5)), 10, 4)
 		force(m, "watcher", forceHit)
 		do(t, m, Command{Do: "move", To: &Cell{5, 10}})
-		_, a := lastAct(m, evAttack, engine.Completion)
-		if a == nil || !a.Opportunity || m.Game.ByKey("mover").HP != 7-(4+2) || m.Game.ByKey("watcher").Economy.Reactions != 0 {
-			t.Errorf("opportunity attack %+v; mover HP %d, watcher reactions %d", a, m.Game.ByKey("mover").HP, m.Game.ByKey("watcher").Economy.Reactions)
+		_, a := lastAct(m, testPack.ev.attack, engine.Completion)
+		if a == nil || !a.Opportunity || m.State.ByKey("mover").HP != 7-(4+2) || m.State.ByKey("watcher").Economy.Reactions != 0 {
+			t.Errorf("opportunity attack %+v; mover HP %d, watcher reactions %d", a, m.State.ByKey("mover").HP, m.State.ByKey("watcher").Economy.Reactions)
 		}
-		if m.Game.ByKey("mover").Pos != (Cell{5, 10}) {
-			t.Errorf("the mover stopped on %s", m.Game.ByKey("mover").Pos)
+		if m.State.ByKey("mover").Pos != (Cell{5, 10}) {
+			t.Errorf("the mover stopped on %s", m.State.ByKey("mover").Pos)
 		}
 	})
-	t.Run("EB-10-006 disengaging does not", func(t *testing.T) {
+	t.Run("disengaging does not", func(t *testing.T) {
 		m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("watcher", skeleton(), 1, 5, 5)), 10, 4)
 		force(m, "watcher", forceHit)
 		do(t, m, Command{Do: "disengage"}, Command{Do: "move", To: &Cell{5, 10}})
-		if m.Game.ByKey("mover").HP != 7 || m.Game.ByKey("watcher").Economy.Reactions != 1 || !m.Game.has(m.Game.ByKey("mover").ID, "disengaging") {
-			t.Errorf("mover HP %d, watcher reactions %d", m.Game.ByKey("mover").HP, m.Game.ByKey("watcher").Economy.Reactions)
+		if m.State.ByKey("mover").HP != 7 || m.State.ByKey("watcher").Economy.Reactions != 1 || !m.State.has(m.State.ByKey("mover").ID, "disengaging") {
+			t.Errorf("mover HP %d, watcher reactions %d", m.State.ByKey("mover").HP, m.State.ByKey("watcher").Economy.Reactions)
 		}
 	})
-	t.Run("EB-10-014 one reaction, one opportunity attack", func(t *testing.T) {
+	t.Run("one reaction, one opportunity attack", func(t *testing.T) {
 		m := start(t, arena(20, 20, at("first", goblin(), 0, 5, 6), at("second", goblin(), 0, 6, 5), at("watcher", skeleton(), 1, 5, 5)), 10, 4, 10, 4)
 		force(m, "watcher", forceHit)
 		do(t, m, Command{Do: "move", To: &Cell{5, 10}}, Command{Do: "end"}, Command{Do: "move", To: &Cell{10, 5}})
-		if m.Game.ByKey("first").HP >= 7 || m.Game.ByKey("second").HP != 7 || count(m, evAttack, engine.Completion) != 1 {
-			t.Errorf("first HP %d, second HP %d, %d attacks", m.Game.ByKey("first").HP, m.Game.ByKey("second").HP, count(m, evAttack, engine.Completion))
+		if m.State.ByKey("first").HP >= 7 || m.State.ByKey("second").HP != 7 || count(m, testPack.ev.attack, engine.Completion) != 1 {
+			t.Errorf("first HP %d, second HP %d, %d attacks", m.State.ByKey("first").HP, m.State.ByKey("second").HP, count(m, testPack.ev.attack, engine.Completion))
 		}
 	})
 	for _, forced := range []bool{true, false} {
-		name := "EB-10-007 walking out of reach provokes"
+		name := "walking out of reach provokes"
 		if forced {
-			name = "EB-10-007 being shoved out of reach does not"
+			name = "being shoved out of reach does not"
 		}
 		t.Run(name, func(t *testing.T) {
 			dice := []int{10, 1} // the opportunity attack: a hit for 1+2
@@ -212,50 +212,50 @@ func TestOpportunityAttacks(t *testing.T) {
 			} else {
 				do(t, m, Command{Do: "move", To: &Cell{4, 2}})
 			}
-			pushed := m.Game.ByKey("pushed")
+			pushed := m.State.ByKey("pushed")
 			if pushed.Pos != (Cell{4, 2}) {
 				t.Fatalf("pushed is on %s, want (4,2)", pushed.Pos)
 			}
-			provoked := m.Game.ByKey("watcher").Economy.Reactions == 0
+			provoked := m.State.ByKey("watcher").Economy.Reactions == 0
 			if provoked == forced || (pushed.HP < 7) != provoked {
 				t.Errorf("provoked %v, HP %d", provoked, pushed.HP)
 			}
-			if forced && count(m, evForced, engine.NoPhase) != 1 {
+			if forced && count(m, testPack.ev.forced, engine.NoPhase) != 1 {
 				t.Error("no FORCED_MOVEMENT event")
 			}
 		})
 	}
 }
 
-// EB-10-017: a lethal opportunity attack stops the move before the mover
+// A lethal opportunity attack stops the move before the mover
 // leaves its square; the move completes as partial.
-func TestEB10017LethalOpportunityAttack(t *testing.T) {
+func TestLethalOpportunityAttack(t *testing.T) {
 	m := start(t, arena(20, 20, at("mover", goblin(), 0, 5, 6), at("ally", goblin(), 0, 15, 15), at("watcher", skeleton(), 1, 5, 5)), 10, 6, 6)
 	force(m, "watcher", forceHit)
 	force(m, "watcher", forceCrit)
 	do(t, m, Command{Do: "move", To: &Cell{5, 10}})
-	mover := m.Game.ByKey("mover")
+	mover := m.State.ByKey("mover")
 	if mover.Alive || mover.Pos != (Cell{5, 6}) {
 		t.Errorf("mover alive %v on %s, want dead on (5,6)", mover.Alive, mover.Pos)
 	}
-	if _, a := lastAct(m, evMove, engine.Completion); a == nil || !a.Partial || *a.End != (Cell{5, 6}) {
+	if _, a := lastAct(m, testPack.ev.move, engine.Completion); a == nil || !a.Partial || *a.End != (Cell{5, 6}) {
 		t.Errorf("move completion %+v, want partial on (5,6)", a)
 	}
-	if count(m, evStep, engine.EffectPhase) != 1 || count(m, evStep, engine.Completion) != 0 {
-		t.Errorf("steps: %d effect, %d completed; want 1 and 0", count(m, evStep, engine.EffectPhase), count(m, evStep, engine.Completion))
+	if count(m, testPack.ev.step, engine.EffectPhase) != 1 || count(m, testPack.ev.step, engine.Completion) != 0 {
+		t.Errorf("steps: %d effect, %d completed; want 1 and 0", count(m, testPack.ev.step, engine.EffectPhase), count(m, testPack.ev.step, engine.Completion))
 	}
-	if cur := m.Game.Current(); cur.Key != "ally" {
+	if cur := m.State.Current(); cur.Key != "ally" {
 		t.Errorf("the dead mover's turn did not end: it is %s's", cur.Key)
 	}
 }
 
-// EB-10-008: dash spends the action, gives the speed again as movement and
+// Dash spends the action, gives the speed again as movement and
 // the dashing condition.
-func TestEB10008Dash(t *testing.T) {
+func TestDash(t *testing.T) {
 	m := start(t, arena(20, 20, at("hero", goblin(), 0, 5, 5), at("enemy", skeleton(), 1, 15, 15)))
 	do(t, m, Command{Do: "dash"})
-	f := m.Game.ByKey("hero")
-	if f.Economy.Actions != 0 || f.Economy.Movement != 60 || !m.Game.has(f.ID, "dashing") {
-		t.Errorf("after dashing: %+v, conditions %v", f.Economy, m.Game.Conditions(f.ID))
+	f := m.State.ByKey("hero")
+	if f.Economy.Actions != 0 || f.Economy.Movement != 60 || !m.State.has(f.ID, "dashing") {
+		t.Errorf("after dashing: %+v, conditions %v", f.Economy, m.State.Conditions(f.ID))
 	}
 }

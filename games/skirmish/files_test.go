@@ -9,15 +9,41 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario/scenariotest"
 )
 
 const examples = "../../examples/skirmish"
 
+// validate checks a skirmish file as `tabula validate` does.
+func validate(path string) diag.List {
+	src, err := game.Open(path, game.Limits{})
+	if err != nil {
+		return diag.List{{File: path, Severity: diag.Error, Message: err.Error()}}
+	}
+	return testPack.Validate(src)
+}
+
+// loadFile loads an encounter file, returning its diagnostics.
+func loadFile(path string) (*Definition, diag.List) {
+	src, err := game.Open(path, game.Limits{})
+	if err != nil {
+		return nil, diag.List{{File: path, Severity: diag.Error, Message: err.Error()}}
+	}
+	return testPack.LoadEncounter(src)
+}
+
+// newMatch starts a match of an encounter, each side played under its
+// own name.
+func newMatch(def *Definition, seed uint64) (*Match, error) {
+	return def.NewMatch(game.Setup{Players: def.Sides, Seed: seed})
+}
+
 // TestExampleScenarios runs every scenario file of the examples, as
 // `tabula test examples/skirmish` does.
 func TestExampleScenarios(t *testing.T) {
-	scenariotest.Run(t, examples, 3, RunScenario)
+	scenariotest.Run(t, examples, 3, testPack.RunScenario)
 }
 
 // A scenario whose expectations do not hold fails, saying which.
@@ -41,7 +67,7 @@ func TestScenarioFailures(t *testing.T) {
 		if changed == string(data) {
 			t.Fatalf("%q is not in the scenario", tc.from)
 		}
-		r := RunScenario(filepath.Join(examples, "walk-away.scenario.yaml"), []byte(changed))
+		r := testPack.RunScenario(filepath.Join(examples, "walk-away.scenario.yaml"), []byte(changed))
 		if r.Passed() || !strings.Contains(r.String(), tc.want) {
 			t.Errorf("with %q the scenario gave:\n%s\nwant a failure saying %q", tc.to, r.String(), tc.want)
 		}
@@ -55,7 +81,7 @@ func TestExamplesAreValid(t *testing.T) {
 		t.Fatalf("only %d example files", len(files))
 	}
 	for _, f := range files {
-		if l := Validate(f); len(l) > 0 {
+		if l := validate(f); len(l) > 0 {
 			var b bytes.Buffer
 			l.Print(&b)
 			t.Errorf("%s:\n%s", f, b.String())
@@ -112,7 +138,7 @@ func TestValidationDiagnostics(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			var b bytes.Buffer
-			l := Validate(tc.file)
+			l := validate(tc.file)
 			l.Print(&b)
 			got := b.String()
 			if !l.HasErrors() {
@@ -123,7 +149,7 @@ func TestValidationDiagnostics(t *testing.T) {
 					t.Errorf("missing %q in:\n%s", w, got)
 				}
 			}
-			if enc, _ := LoadEncounter(tc.file); enc != nil {
+			if enc, _ := loadFile(tc.file); enc != nil {
 				t.Error("a file with errors loaded")
 			}
 		})
@@ -148,7 +174,7 @@ func TestConditionForm(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		Validate(path).Print(&b)
+		validate(path).Print(&b)
 		if !strings.Contains(b.String(), c.want) {
 			t.Errorf("conditions %s: got\n%s\nwant a line with %q", c.conditions, b.String(), c.want)
 		}
@@ -169,7 +195,7 @@ func TestPublishedSchema(t *testing.T) {
 
 // A combatant file is not an encounter.
 func TestLoadNeedsAnEncounter(t *testing.T) {
-	enc, l := LoadEncounter(filepath.Join(examples, "goblin.json"))
+	enc, l := loadFile(filepath.Join(examples, "goblin.json"))
 	if enc != nil || !strings.Contains(l[len(l)-1].Message, "this is a combatant file") {
 		t.Errorf("loading a combatant as an encounter: %v", l)
 	}
@@ -177,11 +203,11 @@ func TestLoadNeedsAnEncounter(t *testing.T) {
 
 // The data files give the creatures the numbers a designer expects.
 func TestCreatureFromData(t *testing.T) {
-	enc, l := LoadEncounter(filepath.Join(examples, "ambush.encounter.json"))
+	enc, l := loadFile(filepath.Join(examples, "ambush.encounter.json"))
 	if enc == nil {
 		t.Fatal(l)
 	}
-	m, err := NewMatch(enc, 1, nil)
+	m, err := newMatch(enc, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,16 +222,16 @@ func TestCreatureFromData(t *testing.T) {
 		{"goblin-1", 15, 7, 0, 30, nil, true, true},
 		{"imp", 13, 10, 0, 30, nil, true, true},
 	} {
-		f := m.Game.ByKey(tc.key)
-		if f.AC.Score() != tc.ac || f.HP != tc.hp || f.Speed.Score() != tc.speed || !slices.Equal(m.Game.Conditions(f.ID), tc.conditions) {
-			t.Errorf("%s: AC %d HP %d speed %d conditions %v", tc.key, f.AC.Score(), f.HP, f.Speed.Score(), m.Game.Conditions(f.ID))
+		f := m.State.ByKey(tc.key)
+		if f.AC.Score() != tc.ac || f.HP != tc.hp || f.Speed.Score() != tc.speed || !slices.Equal(m.State.Conditions(f.ID), tc.conditions) {
+			t.Errorf("%s: AC %d HP %d speed %d conditions %v", tc.key, f.AC.Score(), f.HP, f.Speed.Score(), m.State.Conditions(f.ID))
 		}
 	}
-	imp := m.Game.ByKey("imp")
+	imp := m.State.ByKey("imp")
 	if imp.Resistance.Resistance("fire").String() != "immunity" || imp.Resistance.Resistance("cold").String() != "vulnerability" {
 		t.Error("the imp's resistances did not load")
 	}
-	rogue := m.Game.ByKey("rogue")
+	rogue := m.State.ByKey("rogue")
 	if rogue.Saves[1].Score() != 2 || rogue.Skills[skillIndex("stealth")].Score() != 2 || rogue.Skills[skillIndex("athletics")].Score() != 0 {
 		t.Error("the rogue's proficiencies did not load")
 	}
@@ -231,9 +257,9 @@ func FuzzValidate(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		Validate(path)
-		if enc, _ := LoadEncounter(path); enc != nil {
-			if _, err := NewMatch(enc, 1, nil); err != nil {
+		validate(path)
+		if enc, _ := loadFile(path); enc != nil {
+			if _, err := newMatch(enc, 1); err != nil {
 				t.Fatalf("a valid encounter does not start: %v", err)
 			}
 		}
@@ -258,9 +284,9 @@ func TestDamagedFiles(t *testing.T) {
 			}
 			path := filepath.Join(dir, "damaged.json")
 			os.WriteFile(path, data, 0o644)
-			Validate(path)
-			if enc, _ := LoadEncounter(path); enc != nil {
-				m, err := NewMatch(enc, 1, nil)
+			validate(path)
+			if enc, _ := loadFile(path); enc != nil {
+				m, err := newMatch(enc, 1)
 				if err != nil {
 					t.Fatalf("a valid encounter does not start: %v\n%s", err, data)
 				}

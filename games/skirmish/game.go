@@ -126,33 +126,6 @@ type ConditionUse struct {
 	Save   status.Save
 }
 
-// Placement is a creature in an encounter: its key (the name commands and
-// logs use), side and square.
-type Placement struct {
-	Key        string
-	Creature   *Creature
-	Side       int
-	At         Cell
-	Conditions []ConditionUse
-}
-
-// Encounter is an encounter file, loaded: the map, the sides (one player
-// each, in seat order) and the combatants.
-type Encounter struct {
-	File       string
-	Name       string
-	Grid       *Grid
-	Sides      []string
-	Placements []Placement
-	// RollInitiative rolls initiative; otherwise combatants act in the
-	// order they are listed.
-	RollInitiative bool
-	// MaxRounds ends the encounter in a draw after that many rounds.
-	MaxRounds int
-	// Conditions are the encounter's own condition definitions.
-	Conditions []*status.Def
-}
-
 // Economy is what a combatant may still do this turn.
 type Economy struct {
 	Actions      int `json:"actions"`
@@ -176,6 +149,13 @@ type Combatant struct {
 	// Initiative is the rolled initiative (0 when listed).
 	Initiative int
 	Economy    Economy
+	// Attacks counts the attacks it made, Dealt the damage it dealt and
+	// KnockOuts the creatures it took out, for the simulator's tally.
+	Attacks, Dealt, KnockOuts int
+
+	// leaving are the answers to a reaction against the creature as it
+	// leaves someone's reach: attack it, let it go.
+	leaving []string
 
 	Abilities [6]*value.Value
 	Saves     [6]*value.Value
@@ -319,10 +299,12 @@ func (r *Registry) Kind(id engine.EntityID) (EntityKind, bool) {
 // Len returns the number of ids handed out.
 func (r *Registry) Len() int { return len(r.entries) }
 
-// Game is the state of a skirmish match. Only the pack's effects change it.
-type Game struct {
-	Encounter *Encounter
-	Registry  Registry
+// State is the state of a skirmish match. Only the pack's effects change
+// it.
+type State struct {
+	// Def is the encounter being fought.
+	Def      *Definition
+	Registry Registry
 	// Fighters are the combatants, in the encounter's order (ID i+1).
 	Fighters []*Combatant
 	// Order is the initiative order.
@@ -330,28 +312,32 @@ type Game struct {
 	// Turn is the index in Order of the combatant whose turn it is.
 	Turn  int
 	Round int
-	Over  bool
+	// MaxRounds ends the fight in a draw after that many rounds.
+	MaxRounds int
+	Over      bool
 	// Winner is the side that won, or NoPlayer for a draw (or while the
-	// fight goes on).
+	// fight goes on); Reason says how the fight ended, naming sides.
 	Winner engine.PlayerID
+	Reason string
 	// Dice are the scripted dice not yet rolled.
 	Dice []int
 
+	p    *Pack
 	book *status.Book
 	defs []*status.Def // the encounter's conditions, then the standard ones
 }
 
 // Statuses returns the match's conditions (status.Holder).
-func (g *Game) Statuses() *status.Book { return g.book }
+func (g *State) Statuses() *status.Book { return g.book }
 
 // NewEntity registers a status (status.Host).
-func (g *Game) NewEntity(name string) engine.EntityID { return g.Registry.Add(name, KindStatus) }
+func (g *State) NewEntity(name string) engine.EntityID { return g.Registry.Add(name, KindStatus) }
 
 // DropEntity unregisters a status (status.Host).
-func (g *Game) DropEntity(id engine.EntityID) { g.Registry.Drop(id) }
+func (g *State) DropEntity(id engine.EntityID) { g.Registry.Drop(id) }
 
 // Value returns a combatant's value (status.Host).
-func (g *Game) Value(id engine.EntityID, name string) *value.Value {
+func (g *State) Value(id engine.EntityID, name string) *value.Value {
 	if f := g.Fighter(id); f != nil {
 		return f.Value(name)
 	}
@@ -360,7 +346,7 @@ func (g *Game) Value(id engine.EntityID, name string) *value.Value {
 
 // Controller returns the side of a combatant, or of the bearer of a status
 // (status.Host).
-func (g *Game) Controller(id engine.EntityID) engine.PlayerID {
+func (g *State) Controller(id engine.EntityID) engine.PlayerID {
 	if f := g.Fighter(id); f != nil {
 		return f.Side
 	}
@@ -371,10 +357,10 @@ func (g *Game) Controller(id engine.EntityID) engine.PlayerID {
 }
 
 // EntityName names entities in logs (engine.Namer).
-func (g *Game) EntityName(id engine.EntityID) string { return g.Registry.Name(id) }
+func (g *State) EntityName(id engine.EntityID) string { return g.Registry.Name(id) }
 
 // Object returns the combatant or status with the given id, or nil.
-func (g *Game) Object(id engine.EntityID) any {
+func (g *State) Object(id engine.EntityID) any {
 	switch k, alive := g.Registry.Kind(id); {
 	case !alive:
 		return nil
@@ -387,7 +373,7 @@ func (g *Game) Object(id engine.EntityID) any {
 }
 
 // Fighter returns the combatant with the given id, or nil.
-func (g *Game) Fighter(id engine.EntityID) *Combatant {
+func (g *State) Fighter(id engine.EntityID) *Combatant {
 	if id < 1 || int(id) > len(g.Fighters) {
 		return nil
 	}
@@ -395,7 +381,7 @@ func (g *Game) Fighter(id engine.EntityID) *Combatant {
 }
 
 // ByKey returns the combatant with the given key, or nil.
-func (g *Game) ByKey(key string) *Combatant {
+func (g *State) ByKey(key string) *Combatant {
 	for _, f := range g.Fighters {
 		if f.Key == key {
 			return f
@@ -405,7 +391,7 @@ func (g *Game) ByKey(key string) *Combatant {
 }
 
 // Keys lists the combatants' keys.
-func (g *Game) Keys() []string {
+func (g *State) Keys() []string {
 	out := make([]string, len(g.Fighters))
 	for i, f := range g.Fighters {
 		out[i] = f.Key
@@ -415,7 +401,7 @@ func (g *Game) Keys() []string {
 
 // Current returns the combatant whose turn it is, or nil before the first
 // turn.
-func (g *Game) Current() *Combatant {
+func (g *State) Current() *Combatant {
 	if g.Turn < 0 || g.Turn >= len(g.Order) {
 		return nil
 	}
@@ -423,7 +409,7 @@ func (g *Game) Current() *Combatant {
 }
 
 // At returns the living combatant on a cell, or nil.
-func (g *Game) At(c Cell) *Combatant {
+func (g *State) At(c Cell) *Combatant {
 	for _, f := range g.Fighters {
 		if f.Alive && f.Pos == c {
 			return f
@@ -434,7 +420,7 @@ func (g *Game) At(c Cell) *Combatant {
 
 // Conditions returns the names of the conditions on a combatant, in the
 // order they were applied.
-func (g *Game) Conditions(id engine.EntityID) []string {
+func (g *State) Conditions(id engine.EntityID) []string {
 	var out []string
 	for _, s := range g.book.Of(id) {
 		out = append(out, s.Def.Name)
@@ -443,17 +429,17 @@ func (g *Game) Conditions(id engine.EntityID) []string {
 }
 
 // has reports whether a combatant bears the named condition.
-func (g *Game) has(id engine.EntityID, name string) bool { return g.book.Has(id, name) }
+func (g *State) has(id engine.EntityID, name string) bool { return g.book.Has(id, name) }
 
 // sees reports whether one combatant can see another: not while blinded,
 // and not an invisible creature.
-func (g *Game) sees(a, b *Combatant) bool {
+func (g *State) sees(a, b *Combatant) bool {
 	return !g.has(a.ID, "blinded") && !g.has(b.ID, "invisible")
 }
 
 // threatened reports whether a hostile creature that can see f stands
 // within its reach of f (a ranged attack then has disadvantage).
-func (g *Game) threatened(f *Combatant) bool {
+func (g *State) threatened(f *Combatant) bool {
 	for _, e := range g.Fighters {
 		if e.Alive && e.Side != f.Side && e.reach() > 0 && Distance(e.Pos, f.Pos) <= e.reach() && g.sees(e, f) {
 			return true
@@ -464,7 +450,7 @@ func (g *Game) threatened(f *Combatant) bool {
 
 // condition returns the definition of a condition by name: the encounter's
 // own first, then the standard ones.
-func (g *Game) condition(name string) *status.Def {
+func (g *State) condition(name string) *status.Def {
 	for _, d := range g.defs {
 		if d.Name == name {
 			return d
@@ -475,22 +461,26 @@ func (g *Game) condition(name string) *status.Def {
 
 // AppendCanonical encodes the whole game state for the match's state hash
 // (engine.Canonical).
-func (g *Game) AppendCanonical(b []byte) []byte {
+func (g *State) AppendCanonical(b []byte) []byte {
 	b = engine.AppendVarints(b, int64(len(g.Registry.entries)))
 	for _, e := range g.Registry.entries {
+		b = engine.AppendVarints(b, int64(len(e.name)))
 		b = append(b, e.name...)
 		b = engine.AppendVarints(b, int64(e.kind), engine.Bit(e.alive))
 	}
 	for _, f := range g.Fighters {
 		b = engine.AppendVarints(b, int64(f.ID), int64(f.Side), int64(f.Pos[0]), int64(f.Pos[1]), int64(f.HP), int64(f.TempHP),
 			engine.Bit(f.Alive), int64(f.Initiative), int64(f.Economy.Actions), int64(f.Economy.BonusActions),
-			int64(f.Economy.Reactions), int64(f.Economy.Movement))
+			int64(f.Economy.Reactions), int64(f.Economy.Movement), int64(f.Attacks), int64(f.Dealt), int64(f.KnockOuts))
 		for _, v := range f.all {
 			b = v.AppendCanonical(b)
 		}
 	}
 	b = g.book.AppendCanonical(b)
-	b = engine.AppendVarints(b, int64(len(g.Order)), int64(g.Turn), int64(g.Round), engine.Bit(g.Over), int64(g.Winner), int64(len(g.Dice)))
+	b = engine.AppendVarints(b, int64(len(g.Order)), int64(g.Turn), int64(g.Round), int64(g.MaxRounds), engine.Bit(g.Over),
+		int64(g.Winner), int64(len(g.Reason)))
+	b = append(b, g.Reason...)
+	b = engine.AppendVarints(b, int64(len(g.Dice)))
 	for _, id := range g.Order {
 		b = engine.AppendVarints(b, int64(id))
 	}
@@ -504,7 +494,8 @@ func (g *Game) AppendCanonical(b []byte) []byte {
 func newCombatant(id engine.EntityID, p *Placement) *Combatant {
 	cr := p.Creature
 	f := &Combatant{ID: id, Key: p.Key, Creature: cr, Side: engine.PlayerID(p.Side), Pos: p.At,
-		HP: cr.HP, TempHP: cr.TempHP, Alive: true}
+		HP: cr.HP, TempHP: cr.TempHP, Alive: true,
+		leaving: []string{"Attack the " + p.Key + " as it leaves (opportunity attack)", "Let it go"}}
 	add := func(name string, base int) *value.Value {
 		v := value.New(name, id, base)
 		f.all = append(f.all, v)
@@ -564,7 +555,7 @@ type AttackContext struct {
 	// AttackerSees and TargetSees say whether each side sees the other.
 	AttackerSees, TargetSees bool
 
-	game *Game // for conditions written in data, which look at the creatures
+	game *State // for conditions written in data, which look at the creatures
 }
 
 // describe is used in error messages about combatants.

@@ -93,39 +93,70 @@ func (g *Grid) Path(from, to Cell, blocked func(Cell) bool) []Cell {
 	if from == to || !g.In(to) || g.Wall(to) {
 		return nil
 	}
-	prev := make([]int, g.Width*g.Height)
-	for i := range prev {
-		prev[i] = -1
+	t := g.search(from, -1, func(n Cell) bool { return n == to || blocked == nil || !blocked(n) }, to)
+	return t.path(to)
+}
+
+// tree is a breadth-first search of the map from one square.
+type tree struct {
+	g    *Grid
+	from Cell
+	// prev holds, for every square, the index of the square it was
+	// reached from (-1: not reached); steps how many steps away it is.
+	prev, steps []int
+	// order are the squares reached, nearest first, from excluded.
+	order []Cell
+}
+
+// search explores the map breadth first from a square, one step at a time
+// in the fixed neighbour order, entering the floor squares enter allows,
+// at most limit steps away (any number if limit < 0), and stops once it
+// reaches stop. Path and the squares a combatant can reach both come from
+// it, so that a move to a square offered goes the way it was offered.
+func (g *Grid) search(from Cell, limit int, enter func(Cell) bool, stop Cell) tree {
+	t := tree{g: g, from: from, prev: make([]int, g.Width*g.Height), steps: make([]int, g.Width*g.Height)}
+	for i := range t.prev {
+		t.prev[i] = -1
 	}
 	idx := func(c Cell) int { return c[1]*g.Width + c[0] }
-	start := idx(from)
-	prev[start] = start
+	t.prev[idx(from)] = idx(from)
 	queue := []Cell{from}
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
-		if cur == to {
-			var path []Cell
-			for c := to; c != from; {
-				path = append(path, c)
-				p := prev[idx(c)]
-				c = Cell{p % g.Width, p / g.Width}
-			}
-			for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-				path[i], path[j] = path[j], path[i]
-			}
-			return path
+		if cur == stop {
+			break
+		}
+		if limit >= 0 && t.steps[idx(cur)] >= limit {
+			continue
 		}
 		for _, d := range neighbours {
 			n := Cell{cur[0] + d[0], cur[1] + d[1]}
-			if g.Wall(n) || prev[idx(n)] >= 0 || (n != to && blocked != nil && blocked(n)) {
+			if g.Wall(n) || t.prev[idx(n)] >= 0 || !enter(n) {
 				continue
 			}
-			prev[idx(n)] = idx(cur)
+			t.prev[idx(n)], t.steps[idx(n)] = idx(cur), t.steps[idx(cur)]+1
+			t.order = append(t.order, n)
 			queue = append(queue, n)
 		}
 	}
-	return nil
+	return t
+}
+
+// path returns the path the search found to a square (from excluded), or
+// nil if it did not reach it.
+func (t *tree) path(to Cell) []Cell {
+	g := t.g
+	if !g.In(to) || to == t.from || t.prev[to[1]*g.Width+to[0]] < 0 {
+		return nil
+	}
+	path := make([]Cell, t.steps[to[1]*g.Width+to[0]])
+	for c, i := to, len(path)-1; i >= 0; i-- {
+		path[i] = c
+		p := t.prev[c[1]*g.Width+c[0]]
+		c = Cell{p % g.Width, p / g.Width}
+	}
+	return path
 }
 
 // Render draws the map with a letter per occupied square.

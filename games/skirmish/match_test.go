@@ -10,36 +10,49 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
-func ambush(t testing.TB) *Encounter {
-	enc, l := LoadEncounter(filepath.Join(examples, "ambush.encounter.json"))
-	if enc == nil {
+// load loads an encounter file for a test.
+func load(t testing.TB, path string) *Definition {
+	t.Helper()
+	src, err := game.Open(path, game.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, l := testPack.LoadEncounter(src)
+	if def == nil {
 		t.Fatal(l)
 	}
-	return enc
+	return def
+}
+
+func ambush(t testing.TB) *Definition {
+	return load(t, filepath.Join(examples, "ambush.encounter.json"))
 }
 
 // botFight plays the ambush with bots on both sides and returns the JSON
 // lines log and the hash after every command.
-func botFight(t testing.TB, enc *Encounter, seed uint64) (string, []string) {
-	m, err := NewMatch(enc, seed, nil)
+func botFight(t testing.TB, def *Definition, seed uint64) (string, []string) {
+	m, err := def.NewMatch(game.Setup{Players: def.Sides, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var hashes []string
-	for n := 0; !m.Game.Over; n++ {
+	for n := 0; !m.State.Over; n++ {
 		if n > 5000 {
 			t.Fatal("the fight does not end")
 		}
-		if err := m.Do(m.BotCommand()); err != nil {
+		seat := m.Waiting()[0]
+		cmd, _ := m.Bot(seat)
+		if err := m.Play(seat, cmd); err != nil {
 			t.Fatalf("command %d: %v", n, err)
 		}
 		hashes = append(hashes, m.Hash())
 	}
 	var b bytes.Buffer
-	m.WriteJSONL(&b, 0)
+	m.Engine.WriteJSONL(&b, 0)
 	return b.String(), hashes
 }
 
@@ -74,18 +87,18 @@ func TestDeterminism(t *testing.T) {
 // A rejected command changes nothing, not even the hash.
 func TestRejectionChangesNothing(t *testing.T) {
 	m := start(t, arena(6, 6, at("hero", goblin(), 0, 1, 1), at("foe", goblin(), 1, 2, 1)))
-	before, records := m.Hash(), len(m.Records())
+	before, records := m.Hash(), len(m.Engine.Records())
 	for _, c := range []Command{
 		{Do: "attack", Who: "foe", Target: "hero"},
 		{Do: "move", To: &Cell{40, 40}},
 		{Do: "dash", Who: "nobody"},
 		{Do: "rest"},
 	} {
-		if err := m.Do(c); !engine.IsRejected(err) {
+		if err := m.do(c); !engine.IsRejected(err) {
 			t.Errorf("%+v: %v, want a rejection", c, err)
 		}
 	}
-	if m.Hash() != before || len(m.Records()) != records || m.Err() != nil {
+	if m.Hash() != before || len(m.Engine.Records()) != records || m.Engine.Err() != nil {
 		t.Error("rejected commands changed the match")
 	}
 }
@@ -97,10 +110,10 @@ func TestDeathCleansUp(t *testing.T) {
 	armoured.HP = 5
 	armoured.Conditions = []ConditionUse{{Name: "adaptive-armour"}, {Name: "battle-trance"}}
 	m := start(t, arena(6, 6, at("hero", goblin(), 0, 1, 1), at("victim", armoured, 1, 2, 1)), 10, 6)
-	g := m.Game
+	g := m.State
 	victim := g.ByKey("victim")
-	if len(m.Index.Of(victim.ID)) != 1 || len(g.book.Of(victim.ID)) != 3 {
-		t.Fatalf("before: %d triggers, conditions %v", len(m.Index.Of(victim.ID)), g.Conditions(victim.ID))
+	if len(m.Engine.Index.Of(victim.ID)) != 1 || len(g.book.Of(victim.ID)) != 3 {
+		t.Fatalf("before: %d triggers, conditions %v", len(m.Engine.Index.Of(victim.ID)), g.Conditions(victim.ID))
 	}
 	statusIDs := []engine.EntityID{}
 	for _, s := range g.book.Of(victim.ID) {
@@ -111,11 +124,11 @@ func TestDeathCleansUp(t *testing.T) {
 	if victim.Alive || !g.Over {
 		t.Fatalf("the victim survived %d damage", 8)
 	}
-	if n := len(m.Index.Of(victim.ID)); n != 0 {
+	if n := len(m.Engine.Index.Of(victim.ID)); n != 0 {
 		t.Errorf("the dead victim keeps %d triggers", n)
 	}
 	for _, id := range statusIDs {
-		if g.Object(id) != nil || len(m.Index.Of(id)) != 0 {
+		if g.Object(id) != nil || len(m.Engine.Index.Of(id)) != 0 {
 			t.Errorf("status %d (%s) outlived its bearer", id, g.Registry.Name(id))
 		}
 	}
@@ -126,8 +139,8 @@ func TestDeathCleansUp(t *testing.T) {
 			}
 		}
 	}
-	if m.Index.Len() != 1 { // the hero's opportunity attack
-		t.Errorf("%d triggers left in the match, want 1", m.Index.Len())
+	if m.Engine.Index.Len() != 1 { // the hero's opportunity attack
+		t.Errorf("%d triggers left in the match, want 1", m.Engine.Index.Len())
 	}
 }
 
@@ -135,7 +148,7 @@ func TestDeathCleansUp(t *testing.T) {
 // order: combatants first, then conditions as they come.
 func TestRegistry(t *testing.T) {
 	m := start(t, arena(6, 6, at("a", goblin(), 0, 1, 1), at("b", goblin(), 1, 4, 4)))
-	g := m.Game
+	g := m.State
 	if f, ok := g.Object(1).(*Combatant); !ok || f.Key != "a" {
 		t.Errorf("object 1 is %v", g.Object(1))
 	}
@@ -161,8 +174,8 @@ func TestTranceCaps(t *testing.T) {
 	for range MaxTrance + 2 {
 		do(t, m, Command{Do: "attack", Target: "ogre"}, Command{Do: "end"}, Command{Do: "end"})
 	}
-	hero := m.Game.ByKey("hero")
-	if lvl := m.Game.book.Find(hero.ID, "trance-level"); lvl == nil || lvl.Stacks != MaxTrance || hero.Attack.Score() != MaxTrance {
+	hero := m.State.ByKey("hero")
+	if lvl := m.State.book.Find(hero.ID, "trance-level"); lvl == nil || lvl.Stacks != MaxTrance || hero.Attack.Score() != MaxTrance {
 		t.Errorf("after %d hits: level %v, attack %+d", MaxTrance+2, lvl, hero.Attack.Score())
 	}
 }
@@ -170,26 +183,26 @@ func TestTranceCaps(t *testing.T) {
 // The encounter's round limit ends it in a draw; a long rest afterwards
 // restores hit points and ends UNTIL_LONG_REST conditions.
 func TestRoundLimitAndLongRest(t *testing.T) {
-	enc := arena(10, 3, at("a", goblin(), 0, 0, 0), at("b", goblin(), 1, 9, 2))
-	enc.MaxRounds = 2
-	enc.Conditions = []*status.Def{{Name: "weary", Duration: status.Duration{Kind: status.UntilLongRest}}}
-	enc.Placements[0].Conditions = []ConditionUse{{Name: "weary"}}
-	m := start(t, enc)
-	m.Game.ByKey("a").HP = 3 // hurt before the fight, for the rest to heal
+	def := arena(10, 3, at("a", goblin(), 0, 0, 0), at("b", goblin(), 1, 9, 2))
+	def.MaxRounds = 2
+	def.Conditions = []*status.Def{{Name: "weary", Duration: status.Duration{Kind: status.UntilLongRest}}}
+	def.Placements[0].Conditions = []ConditionUse{{Name: "weary"}}
+	m := start(t, def)
+	m.State.ByKey("a").HP = 3 // hurt before the fight, for the rest to heal
 	for range 4 {
 		do(t, m, Command{Do: "end"})
 	}
-	if !m.Game.Over || m.Game.Winner != engine.NoPlayer {
-		t.Fatalf("after 2 rounds: over %v, winner %d", m.Game.Over, m.Game.Winner)
+	if !m.State.Over || m.State.Winner != engine.NoPlayer {
+		t.Fatalf("after 2 rounds: over %v, winner %d", m.State.Over, m.State.Winner)
 	}
-	if err := m.Do(Command{Do: "end"}); !engine.IsRejected(err) {
+	if err := m.do(Command{Do: "end"}); !engine.IsRejected(err) {
 		t.Errorf("a command after the end: %v", err)
 	}
 	do(t, m, Command{Do: "rest"})
-	if a := m.Game.ByKey("a"); a.HP != 7 || m.Game.has(a.ID, "weary") {
-		t.Errorf("after a long rest: HP %d, conditions %v", a.HP, m.Game.Conditions(a.ID))
+	if a := m.State.ByKey("a"); a.HP != 7 || m.State.has(a.ID, "weary") {
+		t.Errorf("after a long rest: HP %d, conditions %v", a.HP, m.State.Conditions(a.ID))
 	}
-	if !strings.Contains(strings.Join(m.Lines(0), "\n"), "ENCOUNTER_END: draw: no side won in 2 rounds") {
+	if !strings.Contains(strings.Join(m.trace(0), "\n"), "ENCOUNTER_END: draw: no side won in 2 rounds") {
 		t.Error("the log does not say the fight ended in a draw")
 	}
 }

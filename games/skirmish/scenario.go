@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 )
 
@@ -59,8 +60,13 @@ type ExpectedEconomy struct {
 	Movement     *int `yaml:"movement"`
 }
 
-// RunScenario runs a scenario file and checks its expectations.
-func RunScenario(path string, data []byte) *scenario.Result {
+// RunScenario runs a scenario file and checks its expectations. Each side
+// is played under its own name. A reaction the match asks for is answered
+// by the next command if it is one ({do: reaction, take: false}); a next
+// command that must be rejected is tried while it is still asked; any
+// other command, or the end of the commands, answers it first as the
+// pack's bot does (it takes it).
+func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
 	var sc Scenario
 	res, ok := scenario.Open(path, data, &sc)
 	if !ok {
@@ -70,20 +76,30 @@ func RunScenario(path string, data []byte) *scenario.Result {
 		res.Failf("the scenario names no encounter file (encounter: …)")
 		return res
 	}
-	encPath := scenario.Resolve(filepath.Dir(path), sc.Encounter)
-	enc, diags := LoadEncounter(encPath)
-	if enc == nil {
+	src, err := game.Open(scenario.Resolve(filepath.Dir(path), sc.Encounter), game.Limits{})
+	if err != nil {
+		res.Failf("the encounter: %v", err)
+		return res
+	}
+	def, diags := p.LoadEncounter(src)
+	if def == nil {
 		res.Failf("the encounter has errors:\n%s", diags.Errors())
 		return res
 	}
-	m, err := NewMatch(enc, sc.Seed, sc.Dice)
+	m, err := def.NewMatch(game.Setup{Players: def.Sides, Seed: sc.Seed, Dice: sc.Dice})
 	if err != nil {
 		res.Failf("the encounter does not start: %v", err)
 		return res
 	}
-	from := len(m.Records())
+	from := len(m.Engine.Records())
 	for i, step := range sc.Commands {
-		err := m.Do(step.Command)
+		if step.Do != "reaction" && step.Reject == "" {
+			if err := m.answerReactions(); err != nil {
+				res.Failf("before command %d (%s), answering a reaction: %v", i+1, step.Do, err)
+				return res
+			}
+		}
+		err := m.play(engine.NoPlayer, step.Command)
 		switch {
 		case step.Reject != "" && err == nil:
 			res.Failf("command %d (%s) was accepted; it should be rejected for %q", i+1, step.Do, step.Reject)
@@ -96,13 +112,17 @@ func RunScenario(path string, data []byte) *scenario.Result {
 			}
 		}
 	}
+	if err := m.answerReactions(); err != nil {
+		res.Failf("after the commands, answering a reaction: %v", err)
+		return res
+	}
 	m.check(res, &sc.Expect, from)
 	return res
 }
 
 // check compares the match with the expectations.
 func (m *Match) check(res *scenario.Result, e *Expectations, from int) {
-	g := m.Game
+	g := m.State
 	keys := g.Keys()
 	scenario.Each(res, "hp", "combatant", e.HP, keys, func(k string, hp int) { res.Expect(k+" HP", g.ByKey(k).HP, hp) })
 	scenario.Each(res, "tempHp", "combatant", e.TempHP, keys, func(k string, hp int) { res.Expect(k+" temporary HP", g.ByKey(k).TempHP, hp) })
@@ -152,14 +172,14 @@ func (m *Match) check(res *scenario.Result, e *Expectations, from int) {
 		case g.Over && g.Winner == engine.NoPlayer:
 			got = "draw"
 		case g.Over:
-			got = g.Encounter.Sides[g.Winner]
+			got = g.Def.Sides[g.Winner]
 		}
 		res.Expect("winner", got, e.Winner)
 	}
 	if e.DiceLeft != nil {
 		res.Expect("scripted dice left", len(g.Dice), *e.DiceLeft)
 	}
-	lines := m.Lines(from)
+	lines := m.trace(from)
 	if e.Trace != nil {
 		res.ExpectLines("trace", lines, e.Trace)
 	}

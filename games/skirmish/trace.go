@@ -9,11 +9,11 @@ import (
 	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
-// Lines renders the log from record from on as readable lines: one per
-// event, trigger firing, cancellation and note. Scenario traces and the
-// terminal show these.
-func (m *Match) Lines(from int) []string {
-	return engine.Transcribe(m.Match, from, func(_ int, r engine.Record) (string, bool) {
+// trace renders the log from record from on in the engine's words, one
+// line per event, trigger firing, cancellation and note: what scenario
+// files expect in their traces, and the Detail of the entries of Log.
+func (m *Match) trace(from int) []string {
+	return engine.Transcribe(m.Engine, from, func(_ int, r engine.Record) (string, bool) {
 		s := m.line(&r)
 		return s, s != ""
 	})
@@ -22,13 +22,13 @@ func (m *Match) Lines(from int) []string {
 func (m *Match) line(r *engine.Record) string {
 	switch r.Kind {
 	case engine.RecEvent:
-		return m.eventLine(&m.Events[r.Event])
+		return m.eventLine(&m.Engine.Events[r.Event])
 	case engine.RecFired:
-		return "fired " + m.TriggerName(r.Trigger) + " (" + m.EntityName(r.Reactor) + ")"
+		return "fired " + m.Engine.TriggerName(r.Trigger) + " (" + m.Engine.EntityName(r.Reactor) + ")"
 	case engine.RecSkipped:
-		return "skipped " + m.TriggerName(r.Trigger) + " (" + m.EntityName(r.Reactor) + "): " + r.Text
+		return "skipped " + m.Engine.TriggerName(r.Trigger) + " (" + m.Engine.EntityName(r.Reactor) + "): " + r.Text
 	case engine.RecCancelled:
-		ev := &m.Events[r.Event]
+		ev := &m.Engine.Events[r.Event]
 		why := ""
 		switch d := ev.Data.(type) {
 		case *Act:
@@ -37,7 +37,7 @@ func (m *Match) line(r *engine.Record) string {
 			why = d.Reason
 		}
 		if why == "" && r.Trigger != engine.NoTrigger {
-			why = "by " + m.TriggerName(r.Trigger)
+			why = "by " + m.Engine.TriggerName(r.Trigger)
 		}
 		return "cancelled " + m.head(ev) + ": " + why
 	case engine.RecNote:
@@ -51,18 +51,18 @@ func (m *Match) line(r *engine.Record) string {
 // head is an event's type and phase, and who does what to whom.
 func (m *Match) head(ev *engine.Event) string {
 	var b strings.Builder
-	b.WriteString(types.Name(ev.Type))
+	b.WriteString(m.def.p.types.Name(ev.Type))
 	if ev.Phase != engine.NoPhase {
 		b.WriteByte('/')
 		b.WriteString(ev.Phase.String())
 	}
 	if ev.Subject != engine.System {
 		b.WriteByte(' ')
-		b.WriteString(m.EntityName(ev.Subject))
+		b.WriteString(m.Engine.EntityName(ev.Subject))
 	}
 	if ev.Target != engine.System {
 		b.WriteString(" → ")
-		b.WriteString(m.EntityName(ev.Target))
+		b.WriteString(m.Engine.EntityName(ev.Target))
 	}
 	return b.String()
 }
@@ -75,8 +75,8 @@ func (m *Match) eventLine(ev *engine.Event) string {
 		detail = actDetail(ev.Phase, d)
 	case *Step:
 		detail = d.From.String() + "→" + d.To.String()
-		if ev.Type == evForced {
-			detail += " pushed by " + m.EntityName(ev.Source)
+		if ev.Type == m.def.p.ev.forced {
+			detail += " pushed by " + m.Engine.EntityName(ev.Source)
 		}
 	case *Damage:
 		var parts []string
@@ -87,7 +87,7 @@ func (m *Match) eventLine(ev *engine.Event) string {
 			}
 			parts = append(parts, s)
 		}
-		detail = fmt.Sprintf("%d from %s [%s]", ev.Amount, m.EntityName(ev.Source), strings.Join(parts, ", "))
+		detail = fmt.Sprintf("%d from %s [%s]", ev.Amount, m.Engine.EntityName(ev.Source), strings.Join(parts, ", "))
 		if d.Reduced > 0 {
 			detail += fmt.Sprintf(", %d reduced", d.Reduced)
 		}
@@ -115,12 +115,12 @@ func (m *Match) eventLine(ev *engine.Event) string {
 		detail = d
 	}
 	switch ev.Type {
-	case evRoundStart:
+	case m.def.p.ev.roundStart:
 		detail = strconv.Itoa(ev.Amount)
-	case evEncounterEnd:
+	case m.def.p.ev.encounterEnd:
 		who := "draw"
 		if ev.Player != engine.NoPlayer {
-			who = m.PlayerName(ev.Player) + " win"
+			who = m.def.Sides[ev.Player] + " win"
 		}
 		detail = who + ": " + detail
 	}

@@ -10,12 +10,12 @@ import (
 
 // start begins the encounter: starting conditions, initiative, round 1 and
 // the first turn.
-func (g *Game) start(c *engine.Ctx) error {
+func (g *State) start(c *engine.Ctx) error {
 	if g.Round > 0 {
 		return engine.Rejectf("the encounter has already started")
 	}
-	ev := engine.NewEvent(evEncounterStart)
-	ev.Data = g.Encounter.Name
+	ev := engine.NewEvent(g.p.ev.encounterStart)
+	ev.Data = g.Def.Name
 	c.Emit(ev)
 	for _, f := range g.Fighters {
 		for _, u := range slices.Concat(f.Creature.Conditions, g.placement(f).Conditions) {
@@ -30,16 +30,16 @@ func (g *Game) start(c *engine.Ctx) error {
 		// with their turn.
 		f.Economy = Economy{Reactions: 1}
 		g.Order = append(g.Order, f.ID)
-		if !g.Encounter.RollInitiative {
+		if !g.Def.RollInitiative {
 			continue
 		}
-		r, err := g.rollD20(c, int(f.InitiativeBonus.Advantage()))
+		r, total, err := g.roll20(c, f, 1, f.InitiativeBonus)
 		if err != nil {
 			return err
 		}
-		f.Initiative = r.Natural + f.AbilityMod(1) + f.InitiativeBonus.Score()
-		ev := engine.NewEvent(evInitiative)
-		ev.Subject, ev.Source, ev.Player, ev.Amount, ev.Data = f.ID, f.ID, f.Side, f.Initiative, r
+		f.Initiative = total
+		ev := g.event(g.p.ev.initiative, f)
+		ev.Amount, ev.Data = f.Initiative, r
 		c.Emit(ev)
 	}
 	// Highest initiative first; ties to the higher Dexterity, then to the
@@ -49,7 +49,7 @@ func (g *Game) start(c *engine.Ctx) error {
 		if fa.Initiative != fb.Initiative {
 			return fb.Initiative - fa.Initiative
 		}
-		if !g.Encounter.RollInitiative {
+		if !g.Def.RollInitiative {
 			return 0
 		}
 		return fb.Abilities[1].Score() - fa.Abilities[1].Score()
@@ -60,10 +60,10 @@ func (g *Game) start(c *engine.Ctx) error {
 	return g.startTurn(c)
 }
 
-func (g *Game) placement(f *Combatant) *Placement { return &g.Encounter.Placements[f.ID-1] }
+func (g *State) placement(f *Combatant) *Placement { return &g.Def.Placements[f.ID-1] }
 
-func (g *Game) emitRound(c *engine.Ctx) {
-	ev := engine.NewEvent(evRoundStart)
+func (g *State) emitRound(c *engine.Ctx) {
+	ev := engine.NewEvent(g.p.ev.roundStart)
 	ev.Amount = g.Round
 	c.Emit(ev)
 }
@@ -72,30 +72,29 @@ func (g *Game) emitRound(c *engine.Ctx) {
 // reaction and movement, and moves its conditions' durations on: a ROUNDS
 // condition counts its bearer's turns, so "1 round" lasts until the start
 // of the bearer's next turn.
-func (g *Game) startTurn(c *engine.Ctx) error {
+func (g *State) startTurn(c *engine.Ctx) error {
 	f := g.Current()
 	f.Economy = Economy{Actions: 1, BonusActions: 1, Reactions: 1, Movement: f.Speed.Score()}
-	ev := engine.NewEvent(evTurnStart)
-	ev.Subject, ev.Source, ev.Player, ev.Amount = f.ID, f.ID, f.Side, g.Round
+	ev := g.event(g.p.ev.turnStart, f)
+	ev.Amount = g.Round
 	c.Emit(ev)
 	return g.book.Advance(c, f.ID, func(s *status.Status) (bool, error) { return g.save(c, f, s) })
 }
 
 // save rolls a saving throw against a condition's save: d20 + the ability
 // modifier + the save's value, at least the DC to succeed.
-func (g *Game) save(c *engine.Ctx, f *Combatant, s *status.Status) (bool, error) {
+func (g *State) save(c *engine.Ctx, f *Combatant, s *status.Status) (bool, error) {
 	i := abilityIndex(s.Save.Ability)
 	if i < 0 {
 		return false, fmt.Errorf("condition %s: no ability %q to save with", s.Def.Name, s.Save.Ability)
 	}
-	r, err := g.rollD20(c, int(f.Saves[i].Advantage()))
+	r, total, err := g.roll20(c, f, i, f.Saves[i])
 	if err != nil {
 		return false, err
 	}
-	total := r.Natural + f.AbilityMod(i) + f.Saves[i].Score()
 	ok := total >= s.Save.DC
-	ev := engine.NewEvent(evSave)
-	ev.Subject, ev.Source, ev.Player, ev.Amount = f.ID, f.ID, f.Side, total
+	ev := g.event(g.p.ev.save, f)
+	ev.Amount = total
 	ev.Data = &Save{D20: r, Ability: s.Save.Ability, DC: s.Save.DC, Total: total, Success: ok, Condition: s.Def.Name}
 	c.Emit(ev)
 	return ok, nil
@@ -115,13 +114,13 @@ type Save struct {
 // combatant's, starting a new round after the last. who is the combatant
 // ending its turn, or System when the rules end the turn of a combatant
 // that went down.
-func (g *Game) endTurn(c *engine.Ctx, who engine.EntityID) error {
+func (g *State) endTurn(c *engine.Ctx, who engine.EntityID) error {
 	if err := g.mayEnd(who, c.Actor()); err != nil {
 		return err
 	}
 	cur := g.Current()
-	ev := engine.NewEvent(evTurnEnd)
-	ev.Subject, ev.Source, ev.Player, ev.Amount = cur.ID, cur.ID, cur.Side, g.Round
+	ev := g.event(g.p.ev.turnEnd, cur)
+	ev.Amount = g.Round
 	c.Emit(ev)
 	for {
 		g.Turn++
@@ -129,7 +128,7 @@ func (g *Game) endTurn(c *engine.Ctx, who engine.EntityID) error {
 			g.Turn = 0
 			g.Round++
 			c.Match().NewRound()
-			if max := g.Encounter.MaxRounds; max > 0 && g.Round > max {
+			if max := g.MaxRounds; max > 0 && g.Round > max {
 				g.finish(c, engine.NoPlayer, fmt.Sprintf("no side won in %d rounds", max))
 				return nil
 			}
@@ -142,7 +141,7 @@ func (g *Game) endTurn(c *engine.Ctx, who engine.EntityID) error {
 }
 
 // mayEnd checks that who may end the current turn, for the seat.
-func (g *Game) mayEnd(who engine.EntityID, seat engine.PlayerID) error {
+func (g *State) mayEnd(who engine.EntityID, seat engine.PlayerID) error {
 	cur := g.Current()
 	switch {
 	case g.Over:
@@ -159,7 +158,7 @@ func (g *Game) mayEnd(who engine.EntityID, seat engine.PlayerID) error {
 
 // longRest restores everyone standing to full health and ends their
 // UNTIL_LONG_REST conditions. There is no resting while a fight goes on.
-func (g *Game) longRest(c *engine.Ctx) error {
+func (g *State) longRest(c *engine.Ctx) error {
 	if err := g.mayRest(); err != nil {
 		return err
 	}
@@ -168,15 +167,15 @@ func (g *Game) longRest(c *engine.Ctx) error {
 			continue
 		}
 		f.HP = f.MaxHP.Score()
-		ev := engine.NewEvent(evRest)
-		ev.Subject, ev.Source, ev.Player, ev.Amount = f.ID, f.ID, f.Side, f.HP
+		ev := g.event(g.p.ev.rest, f)
+		ev.Amount = f.HP
 		c.Emit(ev)
 		g.book.LongRest(c, f.ID)
 	}
 	return nil
 }
 
-func (g *Game) mayRest() error {
+func (g *State) mayRest() error {
 	if !g.Over {
 		return engine.Rejectf("no one can rest while the fight goes on")
 	}
@@ -186,6 +185,9 @@ func (g *Game) mayRest() error {
 // Damage is the payload of a DAMAGE event.
 type Damage struct {
 	Parts []DamagePart `json:"parts"`
+	// Dealt is the damage dealt: the parts taken, less the reduction
+	// (temporary hit points included).
+	Dealt int `json:"dealt"`
 	// Reduced is what damage reduction took off; Absorbed what temporary
 	// hit points took.
 	Reduced  int `json:"reduced,omitempty"`
@@ -207,10 +209,11 @@ type DamagePart struct {
 // multiplied by the creature's resistance to its type (immune ×0, resistant
 // ×½ rounded down, vulnerable ×2), the sum loses the damage reduction,
 // temporary hit points absorb what they can and the rest comes off the hit
-// points. It returns the damage dealt (before temporary hit points).
-func (g *Game) damage(c *engine.Ctx, t *Combatant, source engine.EntityID, rolls []DamageRoll) int {
+// points. It returns the damage as the creature took it.
+func (g *State) damage(c *engine.Ctx, t *Combatant, source engine.EntityID, rolls []DamageRoll) *Damage {
 	res := t.Resistance
-	if src := g.Fighter(source); src != nil {
+	src := g.Fighter(source)
+	if src != nil {
 		res.SetContext(source, AttackContext{Distance: Distance(src.Pos, t.Pos), game: g})
 		res.Import(src.Damage)
 	}
@@ -232,22 +235,28 @@ func (g *Game) damage(c *engine.Ctx, t *Combatant, source engine.EntityID, rolls
 	hit.Absorbed = min(t.TempHP, final)
 	t.TempHP -= hit.Absorbed
 	t.HP = max(0, t.HP-(final-hit.Absorbed))
-	hit.HP = t.HP
-	ev := engine.NewEvent(evDamage)
-	ev.Subject, ev.Source, ev.Player, ev.Amount, ev.Data = t.ID, source, t.Side, final, hit
+	hit.HP, hit.Dealt = t.HP, final
+	if src != nil {
+		src.Dealt += final
+	}
+	ev := g.event(g.p.ev.damage, t)
+	ev.Source, ev.Amount, ev.Data = source, final, hit
 	c.Emit(ev)
 	if t.HP == 0 {
 		g.kill(c, t, source)
 	}
-	return final
+	return hit
 }
 
 // kill takes a creature at 0 hit points out of the fight, with everything
 // it registered: its conditions and its reactions.
-func (g *Game) kill(c *engine.Ctx, f *Combatant, source engine.EntityID) {
+func (g *State) kill(c *engine.Ctx, f *Combatant, source engine.EntityID) {
 	f.Alive = false
-	ev := engine.NewEvent(evDeath)
-	ev.Subject, ev.Source, ev.Player = f.ID, source, f.Side
+	if src := g.Fighter(source); src != nil {
+		src.KnockOuts++
+	}
+	ev := g.event(g.p.ev.death, f)
+	ev.Source = source
 	c.Emit(ev)
 	g.book.RemoveBearer(c, f.ID, "died")
 	c.Index().RemoveReactor(f.ID)
@@ -255,7 +264,7 @@ func (g *Game) kill(c *engine.Ctx, f *Combatant, source engine.EntityID) {
 }
 
 // checkEnd ends the encounter once at most one side has anyone standing.
-func (g *Game) checkEnd(c *engine.Ctx) {
+func (g *State) checkEnd(c *engine.Ctx) {
 	if g.Over {
 		return
 	}
@@ -271,15 +280,23 @@ func (g *Game) checkEnd(c *engine.Ctx) {
 	}
 	reason := "everyone is down"
 	if standing != engine.NoPlayer {
-		reason = g.Encounter.Sides[standing] + " are the last standing"
+		reason = g.Def.Sides[standing] + " are the last standing"
 	}
 	g.finish(c, standing, reason)
 }
 
-// finish ends the encounter.
-func (g *Game) finish(c *engine.Ctx, winner engine.PlayerID, reason string) {
-	g.Over, g.Winner = true, winner
-	ev := engine.NewEvent(evEncounterEnd)
+// finish ends the encounter; reason says why, naming sides.
+func (g *State) finish(c *engine.Ctx, winner engine.PlayerID, reason string) {
+	g.Over, g.Winner, g.Reason = true, winner, reason
+	ev := engine.NewEvent(g.p.ev.encounterEnd)
 	ev.Player, ev.Data = winner, reason
 	c.Emit(ev)
+}
+
+// event returns an event about a combatant: its subject and source, its
+// side's seat, and where it stands.
+func (g *State) event(t engine.EventType, f *Combatant) engine.Event {
+	ev := engine.NewEvent(t)
+	ev.Subject, ev.Source, ev.Player, ev.Location = f.ID, f.ID, f.Side, g.Def.location(f.Pos)
+	return ev
 }

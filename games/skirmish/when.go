@@ -126,12 +126,12 @@ func (w *When) Holds(c value.Context) bool {
 }
 
 // view returns what a condition sees of a creature.
-func (g *Game) view(id engine.EntityID) *CreatureView {
+func (g *State) view(id engine.EntityID) *CreatureView {
 	f := g.Fighter(id)
 	if f == nil {
 		return &CreatureView{}
 	}
-	return &CreatureView{Key: f.Key, Name: f.Creature.Name, Side: g.Encounter.Sides[f.Side], HP: f.HP,
+	return &CreatureView{Key: f.Key, Name: f.Creature.Name, Side: g.Def.Sides[f.Side], HP: f.HP,
 		MaxHP: f.MaxHP.Score(), X: f.Pos[0], Y: f.Pos[1], Conditions: g.Conditions(f.ID)}
 }
 

@@ -56,10 +56,10 @@ func (w Watch) Match(state any, ev *engine.Event, t *engine.Instance) bool {
 // ends when its bearer attacks).
 const EndEffect = "END_STATUS"
 
-// RegisterEffects adds the book's effects to a game's registry. The game
-// state must be a Holder.
-func RegisterEffects(e *engine.Effects) {
-	engine.Register(e, EndEffect, func(c *engine.Ctx, h Holder, _ struct{}) error {
+// RegisterEffects adds the book's effects to a game's registry and returns
+// the handle of END_STATUS. The game state must be a Holder.
+func RegisterEffects(e *engine.Effects) engine.Effect[struct{}] {
+	return engine.Register(e, EndEffect, func(c *engine.Ctx, h Holder, _ struct{}) error {
 		b := h.Statuses()
 		s := b.Get(c.Reactor())
 		if s == nil {

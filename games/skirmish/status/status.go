@@ -3,7 +3,7 @@
 // "skip your next two turns"): a Status is placed on an entity (its bearer)
 // and owns everything it brings, namely
 //
-//   - modifiers on the bearer's values (engine/value),
+//   - modifiers on the bearer's values (package value),
 //   - trigger instances in the match's engine.Index, carried by the status
 //     itself as their reactor, so that its handlers know which status fired,
 //   - sub-statuses, applied with it and removed with it,

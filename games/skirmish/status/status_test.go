@@ -11,7 +11,7 @@ import (
 	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
-// world is a minimal game: two creatures with an attack bonus and an
+// World is a minimal game: two creatures with an attack bonus and an
 // armour class, a registry of entity names, and the book of statuses.
 type world struct {
 	names  []string // index id-1; "" once dropped
@@ -119,7 +119,7 @@ var (
 		{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("invisible", value.Advantaged)},
 		{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("invisible", value.Disadvantaged)},
 	}}
-	// invisibility is the seed's InvisibilitySpell: a parent that owns the
+	// invisibility is a spell of invisibility: a parent that owns the
 	// invisible sub-status and a handler that ends it all when the bearer
 	// attacks.
 	invisibility = &status.Def{Name: "invisibility", Children: []*status.Def{invisible},
@@ -183,7 +183,7 @@ func TestRemovalCleansEverything(t *testing.T) {
 	}
 }
 
-// EB-07-005: a status does not stack with one of the same name: the new one
+// A status does not stack with one of the same name: the new one
 // replaces the old, whose modifiers go.
 func TestSameNameReplaces(t *testing.T) {
 	w, m := newWorld()
@@ -202,7 +202,7 @@ func TestSameNameReplaces(t *testing.T) {
 	}
 }
 
-// EB-07-009 and EB-07-012, and the other durations: what one round of
+// The durations: what one round of
 // Advance does to a status.
 func TestDurations(t *testing.T) {
 	ended := &status.Def{Name: "until hurt", Duration: status.Duration{Kind: status.OnCondition,

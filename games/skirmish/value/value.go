@@ -496,7 +496,7 @@ func (s *Summary) add(m *Modifier) {
 // each calls fn for every modifier of v's channels that counts: the given
 // channels, static ones always, contextual ones when their condition holds
 // in v's context.
-func (v *Value) each(outgoing bool, fn func(*Modifier)) {
+func (v *Value) each(outgoing bool, fn func(*Entry)) {
 	ctx := Context{Source: v.Owner, Target: v.target, Data: v.data}
 	for i := range v.mods {
 		e := &v.mods[i]
@@ -506,13 +506,15 @@ func (v *Value) each(outgoing bool, fn func(*Modifier)) {
 		if e.When != nil && !e.When.Holds(ctx) {
 			continue
 		}
-		fn(&e.Modifier)
+		fn(e)
 	}
 }
 
-// active calls fn for every modifier that counts toward the value: its own
-// and those of the value it imports.
-func (v *Value) active(fn func(*Modifier)) {
+// Counting calls fn for every modifier that counts toward the value now:
+// its own, then those of the value it imports, each judged in its own
+// value's context. It is what Summary aggregates, modifier by modifier,
+// for a log that tells what a roll was made of.
+func (v *Value) Counting(fn func(*Entry)) {
 	v.each(false, fn)
 	if v.from != nil {
 		v.from.each(true, fn)
@@ -523,7 +525,7 @@ func (v *Value) active(fn func(*Modifier)) {
 // value.
 func (v *Value) Summary() Summary {
 	s := Summary{Sum: v.base}
-	v.active(s.add)
+	v.Counting(func(e *Entry) { s.add(&e.Modifier) })
 	return s
 }
 
@@ -532,7 +534,7 @@ func (v *Value) Summary() Summary {
 // bonuses.
 func (v *Value) Outgoing() Summary {
 	var s Summary
-	v.each(true, s.add)
+	v.each(true, func(e *Entry) { s.add(&e.Modifier) })
 	return s
 }
 
@@ -552,8 +554,8 @@ func (v *Value) AutoHit() AutoHit { return v.Summary().AutoHit }
 // modifiers of that type that count, summed.
 func (v *Value) Resistance(damageType string) Resistance {
 	sum := 0
-	v.active(func(m *Modifier) {
-		if m.Kind == KindResistance && m.DamageType == damageType {
+	v.Counting(func(e *Entry) {
+		if m := &e.Modifier; m.Kind == KindResistance && m.DamageType == damageType {
 			sum += m.N
 		}
 	})

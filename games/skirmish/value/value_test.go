@@ -12,7 +12,7 @@ const (
 	defender engine.EntityID = 2
 )
 
-// flag is the situation of the contextual examples: a set of named facts.
+// Flag is the situation of the contextual examples: a set of named facts.
 type flag map[string]bool
 
 func when(fact string) value.When {
@@ -22,7 +22,7 @@ func when(fact string) value.When {
 	}
 }
 
-// EB-02-001: static numerical modifiers sum, then constraints clamp.
+// Static numerical modifiers sum, then constraints clamp.
 func TestStaticBonusesAndConstraints(t *testing.T) {
 	v := value.New("Armor Bonus", attacker, 10)
 	shield := v.Add(value.SelfStatic, attacker, value.Bonus("Shield", 5), nil)
@@ -45,7 +45,7 @@ func TestStaticBonusesAndConstraints(t *testing.T) {
 	}
 }
 
-// EB-02-002: advantage sums; NOCRIT beats AUTOCRIT; AUTOMISS beats AUTOHIT.
+// Advantage sums; NOCRIT beats AUTOCRIT; AUTOMISS beats AUTOHIT.
 func TestStatusPrecedence(t *testing.T) {
 	adv := value.WithAdvantage("adv", value.Advantaged)
 	dis := value.WithAdvantage("dis", value.Disadvantaged)
@@ -92,7 +92,7 @@ func TestStatusPrecedence(t *testing.T) {
 	}
 }
 
-// EB-02-003: a contextual +4 on base 1 counts only when its condition holds.
+// A contextual +4 on base 1 counts only when its condition holds.
 func TestContextualModifier(t *testing.T) {
 	v := value.New("attack", attacker, 1)
 	v.Add(value.SelfContextual, attacker, value.Bonus("Near Target", 4), when("near_target"))
@@ -106,7 +106,7 @@ func TestContextualModifier(t *testing.T) {
 	}
 }
 
-// EB-02-004: the defender's outgoing disadvantage reaches the attacker only
+// The defender's outgoing disadvantage reaches the attacker only
 // once imported, and goes away with the reset.
 func TestOutgoingNeedsImport(t *testing.T) {
 	attack := value.New("Attack Bonus", attacker, 0)
@@ -131,7 +131,7 @@ func TestOutgoingNeedsImport(t *testing.T) {
 	}
 }
 
-// EB-02-005: resistances sum per damage type; two make an immunity.
+// Resistances sum per damage type; two make an immunity.
 func TestResistanceAggregates(t *testing.T) {
 	v := value.New("resistance", defender, 0)
 	v.Add(value.SelfStatic, defender, value.WithResistance("Fire Ward", "fire", value.Resistant), nil)
@@ -155,7 +155,7 @@ func TestResistanceAggregates(t *testing.T) {
 	}
 }
 
-// EB-02-006: attacker 13 (base 10, weapon +1, focused +2); importing the
+// Attacker 13 (base 10, weapon +1, focused +2); importing the
 // defender's cover −5 and its dim-light −2 (true in the defender's
 // context) gives 6; the reset gives 13 again.
 func TestImportedContextualChannels(t *testing.T) {
@@ -181,7 +181,7 @@ func TestImportedContextualChannels(t *testing.T) {
 	}
 }
 
-// EB-02-008: several constraints are permissive: the lowest minimum and the
+// Several constraints are permissive: the lowest minimum and the
 // highest maximum win.
 func TestLoosestConstraintWins(t *testing.T) {
 	for _, tc := range []struct {
@@ -211,7 +211,7 @@ func TestLoosestConstraintWins(t *testing.T) {
 	}
 }
 
-// EB-02-010: the import is live: changing the defender's cover from −2 to
+// The import is live: changing the defender's cover from −2 to
 // −5, or adding a penalty, shows at once.
 func TestImportIsLive(t *testing.T) {
 	attack := value.New("attack", attacker, 10)
