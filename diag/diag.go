@@ -136,4 +136,3 @@ func Pointer(tokens ...any) string {
 	}
 	return b.String()
 }
-

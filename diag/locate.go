@@ -289,7 +289,7 @@ func (l *Locator) scan() {
 	for {
 		// A value.
 		ws()
-		if pos >= len(data) {
+		if pos >= len(data) || (isDelimiter(data[pos]) && !opens(data[pos])) {
 			return
 		}
 		id := int32(len(l.nodes))
@@ -329,12 +329,8 @@ func (l *Locator) scan() {
 			}
 			pos = end
 		default:
-			start := pos
 			for pos < len(data) && !isDelimiter(data[pos]) {
 				pos++
-			}
-			if pos == start {
-				return
 			}
 		}
 		// After a value: the next member or element, or the end of
@@ -397,6 +393,10 @@ func closer(object bool) byte {
 	return ']'
 }
 
+// opens reports whether a delimiter starts a value.
+func opens(c byte) bool { return c == '{' || c == '[' || c == '"' }
+
+// isDelimiter reports whether a byte ends a number or a literal.
 func isDelimiter(c byte) bool {
 	switch c {
 	case ',', '}', ']', ':', '{', '[', '"', ' ', '\t', '\n', '\r':
@@ -457,7 +457,7 @@ func unquote(s []byte) string {
 					if len(s) >= i+4 && s[i+2] == '\\' && s[i+3] == 'u' {
 						if dec := utf16.DecodeRune(r, hex4(s[i+4:])); dec != unicode.ReplacementChar {
 							b = utf8.AppendRune(b, dec)
-							i += 8
+							i += 6
 							break
 						}
 					}

@@ -145,6 +145,7 @@ type problem struct{ pointer, message string }
 // same way.
 func (c *check) report(p problem) {
 	if c.done() {
+		c.r.Errorf("", "")
 		return
 	}
 	if !c.seen[p] {
@@ -153,12 +154,9 @@ func (c *check) report(p problem) {
 	}
 }
 
-// problems reports the failures of an error tree, outermost first, until
-// the Errorer is full.
+// problems reports the failures of an error tree, outermost first. Once
+// the Errorer is full, the failures are only counted, not worded.
 func (c *check) problems(e *jsonschema.ValidationError) {
-	if c.done() {
-		return
-	}
 	ptr := instancePointer(e.InstanceLocation)
 	if c.s.Special != nil {
 		if msg, ok := c.s.Special(e); ok {
@@ -186,6 +184,10 @@ func (c *check) problems(e *jsonschema.ValidationError) {
 						merged.Want = append(merged.Want, w)
 					}
 				}
+			}
+			if c.done() {
+				c.report(problem{})
+				return
 			}
 			c.report(problem{ptr, schemaMessage(merged, c.didYouMean)})
 			return
@@ -233,7 +235,8 @@ func (c *check) leaf(e *jsonschema.ValidationError, ptr string) {
 	case *kind.Required:
 		for _, m := range k.Missing {
 			if c.done() {
-				return
+				c.report(problem{})
+				continue
 			}
 			c.report(problem{ptr + "/" + Escape(m), fmt.Sprintf("%q is required here", m)})
 		}
@@ -242,10 +245,15 @@ func (c *check) leaf(e *jsonschema.ValidationError, ptr string) {
 		allowed := c.s.properties(e.SchemaURL)
 		for _, m := range k.Properties {
 			if c.done() {
-				return
+				c.report(problem{})
+				continue
 			}
 			c.report(problem{ptr + "/" + Escape(m), fmt.Sprintf("unknown member %q%s", m, c.didYouMean(m, allowed))})
 		}
+		return
+	}
+	if c.done() {
+		c.report(problem{})
 		return
 	}
 	c.report(problem{ptr, schemaMessage(e.ErrorKind, c.didYouMean)})

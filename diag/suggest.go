@@ -167,15 +167,12 @@ func distanceWithin(a, b []rune, k int) (d, cells int) {
 				cost = 0
 			}
 			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, inf)
-			if j == i+k {
-				// prev[j] lies outside the previous row's band.
-				v = min(cur[j-1]+1, prev[j-1]+cost, inf)
-			}
 			cur[j] = v
 			rowMin = min(rowMin, v)
 		}
 		cells += hi - lo + 1
 		if hi < len(b) {
+			// The next row reads this cell, just past the band.
 			cur[hi+1] = inf
 		}
 		if rowMin >= inf {
