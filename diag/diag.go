@@ -7,6 +7,18 @@
 // It also finds the line and column of a JSON pointer in a file's bytes, so
 // that every check, from the JSON Schema to a semantic check, can point at
 // the value it complains about.
+//
+// Game files come from anyone (the server validates uploads), so what this
+// package does with a file costs time and memory in proportion to its size,
+// whatever its shape: DecodeJSON refuses nesting deeper than MaxDepth, the
+// Locator indexes a file once in linear time and memory, a Reporter keeps
+// at most MaxDiagnostics diagnostics and counts the rest, and "did you
+// mean" (Suggest) works within a budget per call and, through a Reporter,
+// per file. A check that loops over a file's parts builds its messages
+// with the Reporter's DidYouMean, skips costly wording when the Reporter
+// is Full, and returns early when it has Stopped: a server gives the
+// Reporter the request's context (WithContext), so that a validation
+// nobody waits for any more ends.
 package diag
 
 import (
@@ -14,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -35,12 +48,14 @@ type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 	// More, if not 0, makes this diagnostic the count of the problems a
-	// Reporter found past its limit and left out (its Message says so).
+	// Reporter found past its limit and left out; String says "and 5 more
+	// problems" before the message.
 	More int `json:"more,omitempty"`
 }
 
 // String formats the diagnostic as FILE:LINE:COL: /pointer: message, with
-// "warning: " before the message of a warning.
+// "warning: " before the message of a warning and "and 5 more problems; "
+// before the message of a count of problems left out.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.File)
@@ -56,6 +71,13 @@ func (d Diagnostic) String() string {
 	b.WriteString(": ")
 	if d.Severity == Warning {
 		b.WriteString("warning: ")
+	}
+	if d.More > 0 {
+		fmt.Fprintf(&b, "and %d more problem", d.More)
+		if d.More > 1 {
+			b.WriteString("s")
+		}
+		b.WriteString("; ")
 	}
 	b.WriteString(d.Message)
 	return b.String()
@@ -132,7 +154,14 @@ func Pointer(tokens ...any) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(Escape(fmt.Sprint(t)))
+		switch t := t.(type) {
+		case int:
+			b.WriteString(strconv.Itoa(t))
+		case string:
+			b.WriteString(Escape(t))
+		default:
+			b.WriteString(Escape(fmt.Sprint(t)))
+		}
 	}
 	return b.String()
 }

@@ -32,6 +32,7 @@ type Locator struct {
 	members map[member]int32 // object member → its value
 	lines   []int            // byte offset of each line's start
 	marks   []mark           // characters before a character boundary, every markEvery bytes; nil for ASCII
+	text    string           // the document, holding the keys without escapes
 }
 
 // node is one value of the document.
@@ -241,21 +242,62 @@ func (l *Locator) build() {
 	if len(l.data) >= math.MaxInt32 {
 		return
 	}
-	l.members = make(map[member]int32)
+	// Sized once from a count of the separators, so that growing the
+	// index leaves no garbage behind.
+	values, members := count(l.data)
+	l.nodes = make([]node, 0, values)
+	l.items = make([]int32, 0, values)
+	l.members = make(map[member]int32, members)
 	l.scan()
+}
+
+// count bounds how many values and object members the scanner will find:
+// one value per comma or opening bracket of a container that is not
+// empty, and one more; a member per colon; up to where arrays and objects
+// nest deeper than it reads.
+func count(data []byte) (values, members int) {
+	values, depth := 1, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			end, ok := stringEnd(data, i)
+			if !ok {
+				return values, members
+			}
+			i = end - 1
+		case '[', '{':
+			if depth++; depth > MaxDepth {
+				return values, members
+			}
+			j := i + 1
+			for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r') {
+				j++
+			}
+			if j == len(data) || (data[j] != ']' && data[j] != '}') {
+				values++
+			}
+		case ']', '}':
+			depth--
+		case ',':
+			values++
+		case ':':
+			members++
+		}
+	}
+	return values, members
 }
 
 // frame is a container the scanner is inside.
 type frame struct {
 	node    int32
+	pending int32 // where the container's elements start in the scanner's pending list
 	object  bool
-	pending int // where the container's elements start in the scanner's pending list
 }
 
 // scan records the offset of every value, walking the document with a
-// stack of its own so that nesting costs memory, not call depth. It stops
-// quietly at the first syntax error (the decoder reports those), keeping
-// what it found before.
+// stack of its own rather than calls. It stops quietly at the first syntax
+// error (the decoder reports those), or at arrays and objects nested deeper
+// than DecodeJSON accepts (MaxDepth), keeping what it found before.
 func (l *Locator) scan() {
 	data := l.data
 	pos := 0
@@ -273,7 +315,7 @@ func (l *Locator) scan() {
 	var pending []int32 // the elements found so far of the open arrays
 	closeArray := func(f frame) {
 		nd := &l.nodes[f.node]
-		nd.first, nd.n = int32(len(l.items)), int32(len(pending)-f.pending)
+		nd.first, nd.n = int32(len(l.items)), int32(len(pending))-f.pending
 		l.items = append(l.items, pending[f.pending:]...)
 		pending = pending[:f.pending]
 	}
@@ -303,7 +345,10 @@ func (l *Locator) scan() {
 		}
 		switch data[pos] {
 		case '{', '[':
-			f := frame{node: id, object: data[pos] == '{', pending: len(pending)}
+			if len(stack) == MaxDepth {
+				return // deeper than DecodeJSON accepts
+			}
+			f := frame{node: id, object: data[pos] == '{', pending: int32(len(pending))}
 			stack = append(stack, f)
 			pos++
 			ws()
@@ -376,7 +421,7 @@ func (l *Locator) key(pos *int, ws func()) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	key := unquote(l.data[*pos+1 : end-1])
+	key := l.unquote(*pos+1, end-1)
 	*pos = end
 	ws()
 	if *pos >= len(l.data) || l.data[*pos] != ':' {
@@ -417,6 +462,19 @@ func stringEnd(data []byte, start int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// unquote decodes the key between two offsets: a key without escapes is
+// a piece of one copy of the document, which every such key shares.
+func (l *Locator) unquote(start, end int) string {
+	raw := l.data[start:end]
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		if l.text == "" {
+			l.text = string(l.data)
+		}
+		return l.text[start:end]
+	}
+	return unquote(raw)
 }
 
 // unquote decodes the inside of a JSON string as encoding/json does:

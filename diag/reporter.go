@@ -3,6 +3,7 @@ package diag
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -114,27 +115,19 @@ func (r *Reporter) keep(sev Severity) bool {
 	r.more++
 	if r.moreAt < 0 || r.moreAt >= len(r.List) || r.List[r.moreAt].More == 0 {
 		// Not yet added, or moved by a Sort.
-		r.moreAt = -1
-		for i := range r.List {
-			if r.List[i].More > 0 {
-				r.moreAt = i
-			}
-		}
+		r.moreAt = slices.IndexFunc(r.List, func(d Diagnostic) bool { return d.More > 0 })
 		if r.moreAt < 0 {
 			r.moreAt = len(r.List)
-			r.List = append(r.List, Diagnostic{File: r.File, Severity: Warning})
+			r.List = append(r.List, Diagnostic{File: r.File, Severity: Warning,
+				Message: "only the first " + strconv.Itoa(r.limit()) + " are shown"})
 		}
 	}
+	// Counting allocates nothing: String words the count.
 	d := &r.List[r.moreAt]
-	d.More = r.more
+	d.More++
 	if sev == Error {
 		d.Severity = Error
 	}
-	word := " more problems"
-	if r.more == 1 {
-		word = " more problem"
-	}
-	d.Message = "and " + strconv.Itoa(r.more) + word + " (only the first " + strconv.Itoa(r.limit()) + " are shown)"
 	return false
 }
 

@@ -28,19 +28,19 @@ func TestReporterLimit(t *testing.T) {
 				r.Warnf(Pointer("a", i), "w%d", i)
 			}
 		}, []string{"f.json:1:8: /a/0: warning: w0", "f.json:1:11: /a/1: warning: w1",
-			"f.json: /: warning: and 2 more problems (only the first 2 are shown)"}, 4, 0},
+			"f.json: /: warning: and 2 more problems; only the first 2 are shown"}, 4, 0},
 		{"an error left out", 1, func(r *Reporter) {
 			r.Warnf("/a/5", "w")
 			r.Errorf("/a/4", "e")
 			r.At(Warning, "/a/3", 9, 9, "at")
 			r.AtString(Warning, "/a/2", 0, "in")
 		}, []string{"f.json:1:23: /a/5: warning: w",
-			"f.json: /: and 3 more problems (only the first 1 are shown)"}, 4, 1},
+			"f.json: /: and 3 more problems; only the first 1 are shown"}, 4, 1},
 		{"one left out", 1, func(r *Reporter) {
 			r.Errorf("/a/5", "e")
 			r.Errorf("/a/4", "e")
 		}, []string{"f.json:1:23: /a/5: e",
-			"f.json: /: and 1 more problem (only the first 1 are shown)"}, 2, 2},
+			"f.json: /: and 1 more problem; only the first 1 are shown"}, 2, 2},
 		{"no limit", -1, func(r *Reporter) {
 			for i := range 3 {
 				r.Errorf(Pointer("a", 2-i), "e")
