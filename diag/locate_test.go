@@ -160,6 +160,9 @@ func FuzzDecodeAndLocate(f *testing.F) {
 	f.Add([]byte(`{"a": "\ud83d`), 1)
 	f.Add([]byte("{\"a\\/b\": {\"~\": [true, null, {}]},\n \"\": [[], \"é\"], \"\\u002f\": 1.5e3}"), 2)
 	f.Add([]byte(`[[[[1]]], {"x": {"y": "\"z"}}] trailing`), 0)
+	// A long key over many values: pointers built for every value would
+	// cost key length × values.
+	f.Add([]byte(`{"`+strings.Repeat("k", 4000)+`": [`+strings.Repeat("0,", 2000)+`0]}`), 0)
 	f.Fuzz(func(t *testing.T, data []byte, chars int) {
 		r := NewReporter("f.json", data)
 		_, valid := r.DecodeJSON(data)
