@@ -7,6 +7,18 @@
 // It also finds the line and column of a JSON pointer in a file's bytes, so
 // that every check, from the JSON Schema to a semantic check, can point at
 // the value it complains about.
+//
+// Game files come from anyone (the server validates uploads), so what this
+// package does with a file costs time and memory in proportion to its size,
+// whatever its shape: DecodeJSON refuses nesting deeper than MaxDepth, the
+// Locator indexes a file once in linear time and memory, a Reporter keeps
+// at most MaxDiagnostics diagnostics and counts the rest, and "did you
+// mean" (Suggest) works within a budget per call and, through a Reporter,
+// per file. A check that loops over a file's parts builds its messages
+// with the Reporter's DidYouMean, skips costly wording when the Reporter
+// is Full, and returns early when it has Stopped: a server gives the
+// Reporter the request's context (WithContext), so that a validation
+// nobody waits for any more ends.
 package diag
 
 import (
@@ -14,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -34,10 +47,15 @@ type Diagnostic struct {
 	Pointer  string   `json:"pointer"`
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
+	// More, if not 0, makes this diagnostic the count of the problems a
+	// Reporter found past its limit and left out; String says "and 5 more
+	// problems" before the message.
+	More int `json:"more,omitempty"`
 }
 
 // String formats the diagnostic as FILE:LINE:COL: /pointer: message, with
-// "warning: " before the message of a warning.
+// "warning: " before the message of a warning and "and 5 more problems; "
+// before the message of a count of problems left out.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.File)
@@ -53,6 +71,13 @@ func (d Diagnostic) String() string {
 	b.WriteString(": ")
 	if d.Severity == Warning {
 		b.WriteString("warning: ")
+	}
+	if d.More > 0 {
+		fmt.Fprintf(&b, "and %d more problem", d.More)
+		if d.More > 1 {
+			b.WriteString("s")
+		}
+		b.WriteString("; ")
 	}
 	b.WriteString(d.Message)
 	return b.String()
@@ -77,9 +102,16 @@ func (l List) Warnings() List {
 }
 
 // Sort orders the list by file, line, column and message, so output is
-// stable whatever order the checks ran in.
+// stable whatever order the checks ran in; the count of problems left out
+// (Diagnostic.More) comes last.
 func (l List) Sort() {
 	slices.SortStableFunc(l, func(a, b Diagnostic) int {
+		if (a.More > 0) != (b.More > 0) {
+			if a.More > 0 {
+				return 1
+			}
+			return -1
+		}
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c
 		}
@@ -117,123 +149,19 @@ func (l List) PrintJSON(w io.Writer) error {
 	return enc.Encode(l)
 }
 
-// Reporter builds the diagnostics of one file, locating each JSON pointer
-// in the file's bytes.
-type Reporter struct {
-	File string
-	loc  *Locator
-	List List
-}
-
-// NewReporter returns a reporter for a file with the given contents (nil if
-// the contents are not JSON, e.g. a folder; positions are then omitted).
-func NewReporter(file string, data []byte) *Reporter {
-	r := &Reporter{File: file}
-	if data != nil {
-		r.loc = NewLocator(data)
-	}
-	return r
-}
-
-// Errorf adds an error at the value the pointer names.
-func (r *Reporter) Errorf(pointer, format string, args ...any) {
-	r.add(Error, pointer, fmt.Sprintf(format, args...))
-}
-
-// Warnf adds a warning at the value the pointer names.
-func (r *Reporter) Warnf(pointer, format string, args ...any) {
-	r.add(Warning, pointer, fmt.Sprintf(format, args...))
-}
-
-// At adds a diagnostic at an explicit line and column (for problems found
-// inside a value, such as a token in an expression).
-func (r *Reporter) At(sev Severity, pointer string, line, col int, msg string) {
-	r.List = append(r.List, Diagnostic{File: r.File, Line: line, Col: col, Pointer: pointer, Severity: sev, Message: msg})
-}
-
-func (r *Reporter) add(sev Severity, pointer, msg string) {
-	line, col := 0, 0
-	if r.loc != nil {
-		line, col = r.loc.Find(pointer)
-	}
-	r.At(sev, pointer, line, col, msg)
-}
-
-// Position returns the line and column of the value a pointer names.
-func (r *Reporter) Position(pointer string) (line, col int) {
-	if r.loc == nil {
-		return 0, 0
-	}
-	return r.loc.Find(pointer)
-}
-
 // Pointer joins JSON pointer tokens, escaping "~" and "/" as RFC 6901 says.
 func Pointer(tokens ...any) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(Escape(fmt.Sprint(t)))
+		switch t := t.(type) {
+		case int:
+			b.WriteString(strconv.Itoa(t))
+		case string:
+			b.WriteString(Escape(t))
+		default:
+			b.WriteString(Escape(fmt.Sprint(t)))
+		}
 	}
 	return b.String()
-}
-
-// Suggest returns the candidate closest to word (by edit distance, ignoring
-// case), or "" if none is close enough to be a likely typo. It is the "did
-// you mean" of error messages.
-func Suggest(word string, candidates []string) string {
-	best, bestDist := "", -1
-	w := strings.ToUpper(word)
-	for _, c := range candidates {
-		d := distance(w, strings.ToUpper(c))
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	limit := max(2, len(word)/3)
-	if bestDist < 0 || bestDist > limit {
-		// Containment also counts, either way: PROMPT →
-		// PROMPT_CURRENT_PLAYER, DRAW_CARDS → DRAW.
-		for _, c := range candidates {
-			if C := strings.ToUpper(c); len(w) >= 4 && strings.Contains(C, w) {
-				return c
-			}
-		}
-		for _, c := range candidates {
-			if C := strings.ToUpper(c); len(C) >= 4 && strings.Contains(w, C) {
-				return c
-			}
-		}
-		return ""
-	}
-	return best
-}
-
-// DidYouMean returns " (did you mean X?)" or "".
-func DidYouMean(word string, candidates []string) string {
-	if s := Suggest(word, candidates); s != "" && s != word {
-		return fmt.Sprintf(" (did you mean %s?)", s)
-	}
-	return ""
-}
-
-// distance is the Levenshtein distance between two strings.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -21,10 +21,17 @@ type JSONError struct {
 // Error implements error: "invalid JSON: " and the problem.
 func (e *JSONError) Error() string { return "invalid JSON: " + e.Problem }
 
+// MaxDepth is how deeply arrays and objects may nest in a document that
+// DecodeJSON accepts. Game files nest a dozen levels; a limit far below the
+// decoder's own (10,000) keeps what every later step does with the depth
+// (pointers of each level, recursive checks) small for a file from anyone.
+const MaxDepth = 512
+
 // DecodeJSON decodes one JSON document, keeping numbers exact
 // (json.Number), as JSON Schema validation wants. Anything but exactly one
 // value (a syntax error, a file that ends too soon, more data after the
-// value) is a *JSONError that says where.
+// value, arrays and objects nested deeper than MaxDepth) is a *JSONError
+// that says where. Its cost is linear in the size of data.
 func DecodeJSON(data []byte) (any, error) {
 	v, err := decode(data)
 	if err != nil {
@@ -34,6 +41,43 @@ func DecodeJSON(data []byte) (any, error) {
 }
 
 func decode(data []byte) (any, *JSONError) {
+	v, err := decodeValue(data)
+	// The first problem in the file is the one to report: the nesting is
+	// checked up to where the decoder found one.
+	end := len(data)
+	if err != nil {
+		end = min(err.Offset, end)
+	}
+	if off, deep := tooDeep(data[:end]); deep {
+		return nil, &JSONError{Offset: off, Problem: "arrays and objects nest more than " + strconv.Itoa(MaxDepth) + " levels deep"}
+	}
+	return v, err
+}
+
+// tooDeep returns the offset of the first bracket nested deeper than
+// MaxDepth, if any.
+func tooDeep(data []byte) (int, bool) {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			end, ok := stringEnd(data, i)
+			if !ok {
+				return 0, false
+			}
+			i = end - 1
+		case '[', '{':
+			if depth++; depth > MaxDepth {
+				return i, true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return 0, false
+}
+
+func decodeValue(data []byte) (any, *JSONError) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -156,17 +200,4 @@ func (l *Locator) InString(pointer string, chars int) (line, col int, ok bool) {
 func isHighSurrogate(hex []byte) bool {
 	n, err := strconv.ParseUint(string(hex), 16, 32)
 	return err == nil && n >= 0xD800 && n < 0xDC00
-}
-
-// AtString adds a diagnostic at a character inside the JSON string the
-// pointer names (Locator.InString), such as the token of an expression
-// that does not compile; at the value itself if it is not a string.
-func (r *Reporter) AtString(sev Severity, pointer string, chars int, msg string) {
-	if r.loc != nil {
-		if line, col, ok := r.loc.InString(pointer, chars); ok {
-			r.At(sev, pointer, line, col, msg)
-			return
-		}
-	}
-	r.add(sev, pointer, msg)
 }

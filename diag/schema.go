@@ -91,6 +91,11 @@ func (s *Schema) mustCompile(loc string) *jsonschema.Schema {
 //     word them ("must be a whole number, not a string", "must be one of
 //     …"); anything else in the validator's own words.
 func (s *Schema) Check(r Errorer, doc any) bool {
+	if f, ok := r.(fuller); ok && f.Full() {
+		// Stopped or full: a validator cannot be interrupted, so do not
+		// start one for messages nobody keeps.
+		return false
+	}
 	err := s.compiled.Validate(doc)
 	if err == nil {
 		return true
@@ -100,26 +105,63 @@ func (s *Schema) Check(r Errorer, doc any) bool {
 		r.Errorf("", "JSON Schema: %v", err)
 		return false
 	}
-	seen := map[problem]bool{}
-	for _, p := range s.problems(ve, nil) {
-		// One value may fail several branches the same way: say it once.
-		if !seen[p] {
-			seen[p] = true
-			r.Errorf(p.pointer, "%s", p.message)
-		}
+	c := &check{s: s, r: r, seen: map[problem]bool{}, didYouMean: DidYouMean}
+	if sg, ok := r.(Suggester); ok {
+		c.didYouMean = sg.DidYouMean
 	}
+	c.full, _ = r.(fuller)
+	c.problems(ve)
 	return false
 }
+
+// Suggester words the "did you mean" of a message within a budget for the
+// whole file: a *Reporter is one, and a filter a pack puts in front of one
+// should pass its DidYouMean on. Schema.Check uses it when its Errorer is
+// one, and the plain DidYouMean otherwise.
+type Suggester interface {
+	DidYouMean(word string, candidates []string) string
+}
+
+// fuller is an Errorer that can say it keeps no more diagnostics (a
+// *Reporter).
+type fuller interface{ Full() bool }
+
+// check reports the failures of one validation.
+type check struct {
+	s          *Schema
+	r          Errorer
+	full       fuller
+	seen       map[problem]bool
+	didYouMean func(word string, candidates []string) string
+}
+
+// done reports whether the Errorer keeps no more diagnostics.
+func (c *check) done() bool { return c.full != nil && c.full.Full() }
 
 // problem is one failure, worded, at its pointer.
 type problem struct{ pointer, message string }
 
-// problems collects the failures of an error tree, outermost first.
-func (s *Schema) problems(e *jsonschema.ValidationError, out []problem) []problem {
+// report reports a problem once: one value may fail several branches the
+// same way.
+func (c *check) report(p problem) {
+	if c.done() {
+		c.r.Errorf("", "")
+		return
+	}
+	if !c.seen[p] {
+		c.seen[p] = true
+		c.r.Errorf(p.pointer, "%s", p.message)
+	}
+}
+
+// problems reports the failures of an error tree, outermost first. Once
+// the Errorer is full, the failures are only counted, not worded.
+func (c *check) problems(e *jsonschema.ValidationError) {
 	ptr := instancePointer(e.InstanceLocation)
-	if s.Special != nil {
-		if msg, ok := s.Special(e); ok {
-			return append(out, problem{ptr, msg})
+	if c.s.Special != nil {
+		if msg, ok := c.s.Special(e); ok {
+			c.report(problem{ptr, msg})
+			return
 		}
 	}
 	causes := e.Causes
@@ -127,11 +169,11 @@ func (s *Schema) problems(e *jsonschema.ValidationError, out []problem) []proble
 	case *kind.AnyOf, *kind.OneOf:
 		var kept []*jsonschema.ValidationError
 		var types []*kind.Type
-		for _, c := range causes {
-			if t := typeOnly(c, len(e.InstanceLocation)); t != nil {
+		for _, cause := range causes {
+			if t := typeOnly(cause, len(e.InstanceLocation)); t != nil {
 				types = append(types, t)
 			} else {
-				kept = append(kept, c)
+				kept = append(kept, cause)
 			}
 		}
 		if len(kept) == 0 && len(types) > 0 {
@@ -143,17 +185,22 @@ func (s *Schema) problems(e *jsonschema.ValidationError, out []problem) []proble
 					}
 				}
 			}
-			return append(out, problem{ptr, SchemaMessage(merged)})
+			if c.done() {
+				c.report(problem{})
+				return
+			}
+			c.report(problem{ptr, schemaMessage(merged, c.didYouMean)})
+			return
 		}
 		causes = kept
 	}
 	if len(causes) == 0 {
-		return s.leaf(e, ptr, out)
+		c.leaf(e, ptr)
+		return
 	}
-	for _, c := range causes {
-		out = s.problems(c, out)
+	for _, cause := range causes {
+		c.problems(cause)
 	}
-	return out
 }
 
 // typeOnly returns the type failure a branch of an anyOf or oneOf comes
@@ -183,21 +230,33 @@ func OnlyTypesFail(e *jsonschema.ValidationError) bool {
 }
 
 // leaf words one innermost failure.
-func (s *Schema) leaf(e *jsonschema.ValidationError, ptr string, out []problem) []problem {
+func (c *check) leaf(e *jsonschema.ValidationError, ptr string) {
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, m := range k.Missing {
-			out = append(out, problem{ptr + "/" + Escape(m), fmt.Sprintf("%q is required here", m)})
+			if c.done() {
+				c.report(problem{})
+				continue
+			}
+			c.report(problem{ptr + "/" + Escape(m), fmt.Sprintf("%q is required here", m)})
 		}
-		return out
+		return
 	case *kind.AdditionalProperties:
-		allowed := s.properties(e.SchemaURL)
+		allowed := c.s.properties(e.SchemaURL)
 		for _, m := range k.Properties {
-			out = append(out, problem{ptr + "/" + Escape(m), fmt.Sprintf("unknown member %q%s", m, DidYouMean(m, allowed))})
+			if c.done() {
+				c.report(problem{})
+				continue
+			}
+			c.report(problem{ptr + "/" + Escape(m), fmt.Sprintf("unknown member %q%s", m, c.didYouMean(m, allowed))})
 		}
-		return out
+		return
 	}
-	return append(out, problem{ptr, SchemaMessage(e.ErrorKind)})
+	if c.done() {
+		c.report(problem{})
+		return
+	}
+	c.report(problem{ptr, schemaMessage(e.ErrorKind, c.didYouMean)})
 }
 
 // properties returns the member names the schema object at a location
@@ -238,6 +297,10 @@ var printer = message.NewPrinter(language.English)
 // empty"; anything else in the validator's own words. (Check reports
 // required and unknown members at each member instead.)
 func SchemaMessage(k jsonschema.ErrorKind) string {
+	return schemaMessage(k, DidYouMean)
+}
+
+func schemaMessage(k jsonschema.ErrorKind, didYouMean func(string, []string) string) string {
 	switch k := k.(type) {
 	case *kind.Type:
 		var want []string
@@ -252,7 +315,7 @@ func SchemaMessage(k jsonschema.ErrorKind) string {
 		}
 		hint := ""
 		if got, ok := k.Got.(string); ok {
-			hint = DidYouMean(got, want)
+			hint = didYouMean(got, want)
 		}
 		return fmt.Sprintf("must be one of %s, not %s%s", strings.Join(want, ", "), Describe(k.Got), hint)
 	case *kind.Const:

@@ -175,17 +175,3 @@ func TestAtString(t *testing.T) {
 		}
 	}
 }
-
-// FuzzDecodeAndLocate: whatever a file holds, decoding it and placing a
-// problem inside any of its strings never panics.
-func FuzzDecodeAndLocate(f *testing.F) {
-	f.Add([]byte(`{"a": "x\u00e9\ud83d\ude00 \\", "b": [1, "\n"]}`), 3)
-	f.Add([]byte(`{"a": "\ud83d`), 1)
-	f.Fuzz(func(t *testing.T, data []byte, chars int) {
-		r := NewReporter("f.json", data)
-		r.DecodeJSON(data)
-		for _, ptr := range []string{"", "/a", "/b/1", "/0"} {
-			r.AtString(Error, ptr, chars, "m")
-		}
-	})
-}
