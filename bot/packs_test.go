@@ -113,9 +113,9 @@ func command(text, format string, args ...any) game.Command {
 
 // --- cards ---
 
-// cardsGame is a card game with hidden hands: a pile of 21 counters, a
-// deck of cards 1 to 4 (four of each), three cards in each hand, which
-// only its player sees. In turn, a player plays a card no higher than the
+// cardsGame is a card game with hidden hands: a pile of 31 counters, a
+// deck of cards 1 to 4 (six of each), four cards in each hand, which only
+// its player sees. In turn, a player plays a card no higher than the
 // pile, takes that many counters off it and draws a card; who takes the
 // last counter wins. A player who cannot play discards a card, face up,
 // and draws; when the deck is empty and the player to move cannot play,
@@ -143,16 +143,16 @@ type cardsCommand struct {
 }
 
 func newCards(s game.Setup) *cards {
-	c := &cards{table: newTable(s), pile: 21, hands: make([][]int, len(s.Players))}
+	c := &cards{table: newTable(s), pile: 31, hands: make([][]int, len(s.Players))}
 	for v := 1; v <= 4; v++ {
-		for range 4 {
+		for range 6 {
 			c.deck = append(c.deck, v)
 		}
 	}
 	r := rng.New(s.Seed).Stream("deal")
 	r.Shuffle(len(c.deck), func(i, j int) { c.deck[i], c.deck[j] = c.deck[j], c.deck[i] })
 	for seat := range c.hands {
-		for range 3 {
+		for range 4 {
 			c.draw(seat)
 		}
 	}
