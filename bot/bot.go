@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,6 +164,29 @@ func Command(b Bot, m game.Match, seat int, r *rng.Stream, budget time.Duration)
 		return cmd, true
 	}
 	return game.BotCommand(unwrap(m), seat, r)
+}
+
+// ByLevel returns a function that plays a bot of the level asked for,
+// with options o, through Command: what a server or a simulator with bot
+// seats of several levels needs. For a level it does not know, the
+// function reports false, leaving the decision to the caller's default
+// bot.
+func ByLevel(o Options) (func(m game.Match, seat int, level string, r *rng.Stream, budget time.Duration) (json.RawMessage, bool), error) {
+	bots := make([]Bot, len(Levels))
+	for i, level := range Levels {
+		b, err := New(level, o)
+		if err != nil {
+			return nil, err
+		}
+		bots[i] = b
+	}
+	return func(m game.Match, seat int, level string, r *rng.Stream, budget time.Duration) (json.RawMessage, bool) {
+		i := slices.Index(Levels, level)
+		if i < 0 {
+			return nil, false
+		}
+		return Command(bots[i], m, seat, r, budget)
+	}, nil
 }
 
 // legalFor returns the seat's legal commands, or an error if the match

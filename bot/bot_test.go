@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -173,27 +174,35 @@ func TestNoCopyWithoutHistory(t *testing.T) {
 }
 
 // The bots that look ahead take a win in one, and MCTS finds Nim's
-// winning move (leave a multiple of four) from every pile.
+// winning move (leave a multiple of four) from piles up to 13; a Depth is
+// ignored without an Evaluator to score the playouts it cuts short.
 func TestFindsTheWinningMove(t *testing.T) {
 	def := nimGame(t, twentyOne)
 	tests := []struct {
 		level string
-		moves []string
+		o     bot.Options
+		left  int
 		want  string
 	}{
-		{"greedy", []string{`{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`}, `{"take":3}`}, // 3 left
-		{"greedy", []string{`{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":1}`}, `{"take":2}`},
-		{"mcts", []string{`{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":1}`}, `{"take":1}`}, // 5 left
-		{"mcts", []string{`{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`}, `{"take":2}`},               // 6 left
-		{"mcts", []string{`{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":2}`}, `{"take":2}`},                             // 10 left
-		{"mcts", []string{`{"take":3}`, `{"take":3}`, `{"take":2}`}, `{"take":1}`},                                           // 13 left
+		{"greedy", bot.Options{}, 3, `{"take":3}`},
+		{"greedy", bot.Options{}, 2, `{"take":2}`},
+		{"mcts", bot.Options{}, 5, `{"take":1}`},
+		{"mcts", bot.Options{}, 6, `{"take":2}`},
+		{"mcts", bot.Options{}, 10, `{"take":2}`},
+		{"mcts", bot.Options{}, 13, `{"take":1}`},
+		{"mcts", bot.Options{Depth: 1}, 10, `{"take":2}`},
+		{"mcts", bot.Options{Greedy: 0.5, Playouts: 300}, 11, `{"take":3}`},
 	}
 	for _, tt := range tests {
-		m := position(t, def, 2, 1, tt.moves...)
+		var moves []string
+		for left := 21; left > tt.left; left -= min(3, left-tt.left) {
+			moves = append(moves, fmt.Sprintf(`{"take":%d}`, min(3, left-tt.left)))
+		}
+		m := position(t, def, 2, 1, moves...)
 		seat := m.Waiting()[0]
 		for seed := range uint64(3) {
-			if got := choose(t, newBot(t, tt.level, bot.Options{}), m, seat, seed); got != tt.want {
-				t.Errorf("%s after %v (seed %d): %s, want %s", tt.level, tt.moves, seed, got, tt.want)
+			if got := choose(t, newBot(t, tt.level, tt.o), m, seat, seed); got != tt.want {
+				t.Errorf("%s %+v with %d left (seed %d): %s, want %s", tt.level, tt.o, tt.left, seed, got, tt.want)
 			}
 		}
 	}
@@ -286,5 +295,24 @@ func TestReplayableRecordsItsMoves(t *testing.T) {
 	}
 	if moves = moves[:cap(moves)]; moves[0].Data != nil {
 		t.Error("the caller's array was written over")
+	}
+}
+
+// ByLevel plays the level asked for, and leaves unknown levels to the
+// caller.
+func TestByLevel(t *testing.T) {
+	play, err := bot.ByLevel(bot.Options{Playouts: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := position(t, nimGame(t, twentyOne), 2, 1, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`, `{"take":3}`)
+	if cmd, ok := play(m, 1, "mcts", stream(1), 0); !ok || string(cmd) != `{"take":2}` {
+		t.Errorf("mcts with 6 left: %s, %v", cmd, ok)
+	}
+	if cmd, ok := play(m, 1, "expert", stream(1), 0); ok {
+		t.Errorf("level expert played %s", cmd)
+	}
+	if _, err := bot.ByLevel(bot.Options{Greedy: 2}); err == nil {
+		t.Error("bad options accepted")
 	}
 }

@@ -23,6 +23,7 @@ func TestStrength(t *testing.T) {
 	random := newBot(t, "random", bot.Options{})
 	greedy := newBot(t, "greedy", bot.Options{})
 	mcts := newBot(t, "mcts", bot.Options{Playouts: 200})
+	shallow := newBot(t, "mcts", bot.Options{Playouts: 200, Depth: 2})
 	nim := nimGame(t, twentyOne)
 	nim3 := nimGame(t, `{"game": "nim", "pile": 21, "take": 3, "minPlayers": 3}`)
 	tests := []struct {
@@ -38,6 +39,7 @@ func TestStrength(t *testing.T) {
 		{"nim: mcts beats greedy", nim, mcts, greedy, 40, 0.6},
 		{"cards: mcts beats random", cardsGame(), mcts, random, 60, 0.6},
 		{"cards: greedy beats random", cardsGame(), greedy, random, 200, 0.55},
+		{"cards: mcts with short playouts scored by the Evaluator beats random", cardsGame(), shallow, random, 60, 0.55},
 		{"pig: mcts beats random", pigGame(), mcts, random, 60, 0.55},
 		{"pig: greedy beats random", pigGame(), greedy, random, 100, 0.65},
 		{"nim for three: mcts beats two random bots", nim3, mcts, random, 40, 0.45},
