@@ -2,6 +2,8 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/tabulagames/tabula/bot"
@@ -59,4 +61,27 @@ func BenchmarkDecision(b *testing.B) {
 	}
 }
 
-var _ game.Match // the benchmarks play through the game interface only
+// BenchmarkCopy is the copy a bot makes for each playout: a replay of a
+// Nim match's history grows with its length; a Clone or a determinization
+// of the test packs does not.
+func BenchmarkCopy(b *testing.B) {
+	nim := nimGame(b, `{"game": "nim", "pile": 1000, "take": 1}`)
+	for _, n := range []int{10, 50, 190} {
+		b.Run(fmt.Sprintf("nim replay of %d commands", n), func(b *testing.B) {
+			benchmarkCopy(b, position(b, nim, 2, 1, slices.Repeat([]string{`{"take":1}`}, n)...))
+		})
+	}
+	for _, p := range packs[1:] {
+		b.Run(p.name, func(b *testing.B) { benchmarkCopy(b, position(b, p.def(b), 2, 1, p.moves...)) })
+	}
+}
+
+func benchmarkCopy(b *testing.B, m game.Match) {
+	seat, r := m.Waiting()[0], stream(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := bot.LookInto(m, seat, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

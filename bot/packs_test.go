@@ -107,6 +107,14 @@ func hashOf(parts ...any) string {
 	return strconv.FormatUint(h.Sum64(), 16)
 }
 
+func cloneHands(hands [][]int) [][]int {
+	out := make([][]int, len(hands))
+	for i, h := range hands {
+		out[i] = slices.Clone(h)
+	}
+	return out
+}
+
 func command(text, format string, args ...any) game.Command {
 	return game.Command{Data: json.RawMessage(fmt.Sprintf(format, args...)), Text: text}
 }
@@ -263,10 +271,7 @@ func (c *cards) Hash() string {
 func (c *cards) Clone() game.Match {
 	d := *c
 	d.table = c.table.copy()
-	d.hands = make([][]int, len(c.hands))
-	for i, h := range c.hands {
-		d.hands[i] = slices.Clone(h)
-	}
+	d.hands = cloneHands(c.hands)
 	d.deck = slices.Clone(c.deck)
 	d.discards = slices.Clip(c.discards)
 	return &d
@@ -561,10 +566,7 @@ func (b *bids) Hash() string {
 func (b *bids) Clone() game.Match {
 	c := *b
 	c.table = b.table.copy()
-	c.hands = make([][]int, len(b.hands))
-	for i, h := range b.hands {
-		c.hands[i] = slices.Clone(h)
-	}
+	c.hands = cloneHands(b.hands)
 	c.bid = slices.Clone(b.bid)
 	c.won = slices.Clone(b.won)
 	return &c
