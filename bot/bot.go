@@ -69,7 +69,9 @@ type Options struct {
 	Depth int
 	// Greedy is the share, from 0 to 1, of MCTS playout commands chosen by
 	// one step of lookahead (as the greedy level does) rather than at
-	// random: stronger playouts, each far slower (default 0).
+	// random: stronger playouts, each far slower (default 0). Such a step
+	// copies the playout's match, so a Determinizer's copies must be
+	// Cloners for it; otherwise the playouts stay random.
 	Greedy float64
 	// Samples is how many random copies the greedy level averages a
 	// command's result over when the match is a game.Determinizer, whose
@@ -104,7 +106,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Budget < 0 {
 		bad = append(bad, fmt.Sprintf("the budget must not be negative, not %v", o.Budget))
 	}
-	if o.Exploration < 0 {
+	if !(o.Exploration >= 0) {
 		bad = append(bad, fmt.Sprintf("exploration must not be negative, not %g", o.Exploration))
 	}
 	if !(o.Greedy >= 0 && o.Greedy <= 1) {

@@ -103,28 +103,28 @@ func clone(m game.Match) (game.Match, error) {
 	return nil, ErrCannotCopy
 }
 
-// view makes the copies a bot looks into for a seat's decision: a
+// copier makes the copies a bot looks into for a seat's decision: a
 // determinization for the seat when the match is a game.Determinizer, else
 // an exact copy.
-type view struct {
+type copier struct {
 	m    game.Match
 	seat int
 	det  game.Determinizer
 }
 
-func newView(m game.Match, seat int) view {
+func newCopier(m game.Match, seat int) copier {
 	det, _ := unwrap(m).(game.Determinizer)
-	return view{m: m, seat: seat, det: det}
+	return copier{m: m, seat: seat, det: det}
 }
 
-// random reports whether copies differ from one another: only
+// varies reports whether copies differ from one another: only
 // determinizations do.
-func (v view) random() bool { return v.det != nil }
+func (c copier) varies() bool { return c.det != nil }
 
 // copy returns a copy to look into, drawing from r.
-func (v view) copy(r *rng.Stream) (game.Match, error) {
-	if v.det != nil {
-		return v.det.Determinize(v.seat, r), nil
+func (c copier) copy(r *rng.Stream) (game.Match, error) {
+	if c.det != nil {
+		return c.det.Determinize(c.seat, r), nil
 	}
-	return clone(v.m)
+	return clone(c.m)
 }

@@ -7,5 +7,5 @@ import (
 
 // LookInto returns a copy of m that a bot deciding for the seat looks into.
 func LookInto(m game.Match, seat int, r *rng.Stream) (game.Match, error) {
-	return newView(m, seat).copy(r)
+	return newCopier(m, seat).copy(r)
 }

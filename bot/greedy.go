@@ -22,7 +22,7 @@ func (b greedyBot) Choose(ctx context.Context, m game.Match, seat int, r *rng.St
 	}
 	ctx, cancel := b.o.bound(ctx)
 	defer cancel()
-	i, err := lookahead(ctx, newView(m, seat), seat, legal, b.o.Samples, r)
+	i, err := lookahead(ctx, newCopier(m, seat), seat, legal, b.o.Samples, r)
 	if err != nil {
 		return nil, err
 	}
@@ -80,8 +80,8 @@ func evaluate(m game.Match, seat int) (float64, bool) {
 // the k-th copy is the same for every command (its stream is copied), so
 // that commands are compared on the same hidden cards and dice. When ctx
 // is done, the samples scored so far decide (at least one).
-func lookahead(ctx context.Context, v view, seat int, legal []game.Command, samples int, r *rng.Stream) (int, error) {
-	if !v.random() {
+func lookahead(ctx context.Context, c copier, seat int, legal []game.Command, samples int, r *rng.Stream) (int, error) {
+	if !c.varies() {
 		samples = 1
 	}
 	scores := make([]score, len(legal))
@@ -90,16 +90,16 @@ func lookahead(ctx context.Context, v view, seat int, legal []game.Command, samp
 			break
 		}
 		var sample rng.Stream
-		if v.random() {
+		if c.varies() {
 			sample = *rng.New(r.Uint64()).Stream("sample")
 		}
-		for i, c := range legal {
+		for i, cmd := range legal {
 			st := sample
-			m, err := v.copy(&st)
+			m, err := c.copy(&st)
 			if err != nil {
 				return 0, err
 			}
-			if err := apply(m, seat, c.Data); err != nil {
+			if err := apply(m, seat, cmd.Data); err != nil {
 				return 0, err
 			}
 			s := scoreOf(m, seat)

@@ -48,7 +48,7 @@ func (n *node) ucb(c float64) float64 {
 type search struct {
 	o       Options
 	ctx     context.Context
-	v       view
+	copier  copier
 	seat    int
 	r       *rng.Stream
 	root    *node
@@ -76,7 +76,7 @@ func (b mctsBot) Choose(ctx context.Context, m game.Match, seat int, r *rng.Stre
 	}
 	ctx, cancel := b.o.bound(ctx)
 	defer cancel()
-	s := &search{o: b.o, ctx: ctx, v: newView(m, seat), seat: seat, r: r, root: &node{mover: game.Spectator}}
+	s := &search{o: b.o, ctx: ctx, copier: newCopier(m, seat), seat: seat, r: r, root: &node{mover: game.Spectator}}
 	for i := 0; b.o.Playouts == 0 || i < b.o.Playouts; i++ {
 		if ctx.Err() != nil {
 			break
@@ -99,7 +99,7 @@ func (s *search) keyOf(seat int, data json.RawMessage) []byte {
 
 // iterate plays one playout and adds what it learnt to the tree.
 func (s *search) iterate() error {
-	m, err := s.v.copy(s.r)
+	m, err := s.copier.copy(s.r)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (s *search) playout(m game.Match) error {
 		}
 		c := -1
 		if s.o.Greedy > 0 && !s.noGreedy && len(legal) > 1 && s.r.Float64() < s.o.Greedy {
-			i, err := lookahead(s.ctx, view{m: m, seat: mover}, mover, legal, 1, s.r)
+			i, err := lookahead(s.ctx, copier{m: m, seat: mover}, mover, legal, 1, s.r)
 			if err == nil {
 				c = i
 			} else {
