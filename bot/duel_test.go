@@ -1,0 +1,111 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tabulagames/tabula/bot"
+	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
+)
+
+// The levels are as strong as they promise: each beats the one below it
+// clearly, on perfect information (Nim), on hidden hands (cards), on dice
+// (pig), and with more than two players (Nim for three, a bot against two
+// random ones).
+func TestStrength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the duels take a while")
+	}
+	random := newBot(t, "random", bot.Options{})
+	greedy := newBot(t, "greedy", bot.Options{})
+	mcts := newBot(t, "mcts", bot.Options{Playouts: 200})
+	shallow := newBot(t, "mcts", bot.Options{Playouts: 200, Depth: 2})
+	nim := nimGame(t, twentyOne)
+	nim3 := nimGame(t, `{"game": "nim", "pile": 21, "take": 3, "minPlayers": 3}`)
+	tests := []struct {
+		name  string
+		def   game.Definition
+		a, b  bot.Bot
+		games int
+		// low is what the lower end of a's 95% interval must exceed.
+		low float64
+	}{
+		{"nim: mcts beats random", nim, mcts, random, 40, 0.75},
+		{"nim: greedy beats random", nim, greedy, random, 200, 0.55},
+		{"nim: mcts beats greedy", nim, mcts, greedy, 40, 0.6},
+		{"cards: mcts beats random", cardsGame(), mcts, random, 60, 0.6},
+		{"cards: greedy beats random", cardsGame(), greedy, random, 200, 0.55},
+		{"cards: mcts with short playouts scored by the Evaluator beats random", cardsGame(), shallow, random, 60, 0.55},
+		{"pig: mcts beats random", pigGame(), mcts, random, 60, 0.55},
+		{"pig: greedy beats random", pigGame(), greedy, random, 100, 0.65},
+		{"nim for three: mcts beats two random bots", nim3, mcts, random, 40, 0.45},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := bot.Duel(context.Background(), tt.def, tt.a, tt.b, tt.games, 1, true)
+			t.Log(d)
+			if d.Failed > 0 || d.Games != tt.games {
+				t.Fatalf("%d of %d games played, %d failed: %v", d.Games, tt.games, d.Failed, d.Err)
+			}
+			if d.A.Low <= tt.low {
+				t.Errorf("a won %s; the interval should start above %.0f%%", d.A, 100*tt.low)
+			}
+		})
+	}
+}
+
+// A duel gives the same result whatever the number of CPUs.
+func TestDuelIsDeterministic(t *testing.T) {
+	def := cardsGame()
+	a, b := newBot(t, "mcts", bot.Options{Playouts: 20}), newBot(t, "greedy", bot.Options{})
+	first := bot.Duel(context.Background(), def, a, b, 16, 7, true)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if again := bot.Duel(context.Background(), def, a, b, 16, 7, true); again != first {
+		t.Fatalf("%v, then on one CPU %v", first, again)
+	}
+	if other := bot.Duel(context.Background(), def, a, b, 16, 8, true); other == first {
+		t.Errorf("another seed, the same duel: %v", other)
+	}
+}
+
+// With swap, each bot plays the first seat in half the games: in a Nim of
+// one counter, the first seat always wins.
+func TestDuelSwapsSeats(t *testing.T) {
+	def := nimGame(t, `{"game": "nim", "pile": 1, "take": 1}`)
+	random := newBot(t, "random", bot.Options{})
+	for _, tt := range []struct {
+		swap         bool
+		aWins, bWins int
+	}{{false, 10, 0}, {true, 5, 5}} {
+		d := bot.Duel(context.Background(), def, random, random, 10, 1, tt.swap)
+		if d.A.Wins != tt.aWins || d.B.Wins != tt.bWins || d.Games != 10 {
+			t.Errorf("swap %v: %v", tt.swap, d)
+		}
+	}
+}
+
+// illegalBot plays a command no match accepts.
+type illegalBot struct{}
+
+func (illegalBot) Choose(context.Context, game.Match, int, *rng.Stream) (json.RawMessage, error) {
+	return json.RawMessage(`{"take":99}`), nil
+}
+
+// Broken games are counted apart, the first with its seed; a cancelled
+// duel says so.
+func TestDuelCountsFailures(t *testing.T) {
+	def := nimGame(t, twentyOne)
+	d := bot.Duel(context.Background(), def, illegalBot{}, newBot(t, "random", bot.Options{}), 4, 1, true)
+	if d.Failed != 4 || d.Games != 0 || d.Err == nil || !strings.Contains(d.Err.Error(), "game of seed") {
+		t.Errorf("%v", d)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if d := bot.Duel(ctx, def, illegalBot{}, illegalBot{}, 4, 1, true); !d.Interrupted || d.Games+d.Failed != 0 {
+		t.Errorf("cancelled: %v", d)
+	}
+}
