@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/tabulagames/tabula/cluster"
 )
 
@@ -175,6 +176,37 @@ func TestStalledOwnerIsTakenOver(t *testing.T) {
 	noLoss(t, b)
 }
 
+// A lease taken from under a running owner (an operator deleting the key
+// and another node taking the match) is reported lost at the owner's
+// next renewal, long before its lease time would have run out.
+func TestLeaseTakenFromUnderTheOwner(t *testing.T) {
+	url := embed(t)
+	a, b := join(t, url, "a"), join(t, url, "b")
+	acquire(t, a, "m1", time.Second)
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	kv, err := js.KeyValue(context.Background(), cluster.DefaultBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.Delete(context.Background(), "m.m1"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	acquire(t, b, "m1", ttl/4)
+	if id := lost(t, a, ttl/2); id != "m1" {
+		t.Errorf("a lost %q", id)
+	}
+	t.Logf("reported lost after %v", time.Since(start))
+	if owner, _ := a.Owner(context.Background(), "m1"); owner != "b" {
+		t.Errorf("owner %q", owner)
+	}
+}
+
 // A released match is free at once: a node waiting for it gets it without
 // waiting for the lease time.
 func TestReleaseHandsOverAtOnce(t *testing.T) {
@@ -182,12 +214,12 @@ func TestReleaseHandsOverAtOnce(t *testing.T) {
 	a, b := join(t, url, "a"), join(t, url, "b")
 	fa := acquire(t, a, "m1", time.Second)
 	got := make(chan int64, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		fence, err := b.Acquire(context.Background(), "m1")
-		if err != nil {
-			t.Error(err)
+		if fence, err := b.Acquire(ctx, "m1"); err == nil {
+			got <- fence
 		}
-		got <- fence
 	}()
 	time.Sleep(ttl / 2) // b is waiting
 	start := time.Now()

@@ -99,18 +99,3 @@ func TestPublishInOrder(t *testing.T) {
 		}
 	}
 }
-
-// The round trip of a request between two nodes over loopback.
-func BenchmarkRequest(b *testing.B) {
-	url := embed(b)
-	x, y := join(b, url, "x"), join(b, url, "y")
-	y.Handle("echo", func(data []byte) ([]byte, error) { return data, nil })
-	ctx := context.Background()
-	data := make([]byte, 256)
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := x.Request(ctx, "y", "echo", data); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
