@@ -302,6 +302,20 @@ func TestManyMatchesSpreadOverNodes(t *testing.T) {
 	if _, err := leaving.Acquire(context.Background(), "m0"); !errors.Is(err, cluster.ErrClosed) {
 		t.Errorf("acquiring after leaving: %v", err)
 	}
+	// A node that leaves stops waiting for matches.
+	acquire(t, nodes[2], "w", time.Second)
+	waiting := make(chan error)
+	go func() { _, err := nodes[1].Acquire(context.Background(), "w"); waiting <- err }()
+	time.Sleep(50 * time.Millisecond)
+	nodes[1].Close()
+	select {
+	case err := <-waiting:
+		if !errors.Is(err, cluster.ErrClosed) {
+			t.Errorf("waiting while leaving: %v", err)
+		}
+	case <-time.After(time.Second):
+		t.Error("a node that left still waits for a match")
+	}
 }
 
 // A node that crashed holding leases is taken over after the lease time;

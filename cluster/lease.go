@@ -153,6 +153,8 @@ func (n *Node) waitFree(ctx context.Context, key string, poll time.Duration) (bo
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
+		case <-n.stop:
+			return false, ErrClosed
 		case <-t.C:
 			return true, nil
 		case m := <-writes:
