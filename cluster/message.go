@@ -24,6 +24,7 @@ type RemoteError struct {
 	Node, Subject, Message string
 }
 
+// Error names the node and the subject with the handler's message.
 func (e *RemoteError) Error() string {
 	return fmt.Sprintf("node %s, %s: %s", e.Node, e.Subject, e.Message)
 }
