@@ -48,7 +48,8 @@ type room struct {
 	snap      atomic.Pointer[Summary]
 	lastUsed  atomic.Int64 // unix nanoseconds of the last message handled
 	online    atomic.Int32
-	goesAlone atomic.Bool // bots or timers will move it without anyone
+	conns     atomic.Int32 // connections open or being opened, counted against the limit
+	goesAlone atomic.Bool  // bots or timers will move it without anyone
 }
 
 // inboxSize bounds a room's queue of pending messages; a client that sends

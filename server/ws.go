@@ -115,10 +115,8 @@ type replyMsg struct {
 func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
 	q := req.URL.Query()
 	var rt rights
-	full := false
 	if err := r.do(req.Context(), func() {
 		rt = r.rightsOf(q.Get("token"), q.Get("owner"), q.Get("invite"))
-		full = len(r.sessions) >= srv.limits.Connections
 	}); err != nil {
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -130,11 +128,13 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
 	case !rt.read:
 		writeError(w, http.StatusForbidden, "%v", errNoRight)
 		return
-	case full:
+	case int(r.conns.Add(1)) > srv.limits.Connections:
+		r.conns.Add(-1)
 		srv.metrics.rejected.WithLabelValues("connections").Inc()
 		writeError(w, http.StatusServiceUnavailable, "this match has %d connections already, the most it takes", srv.limits.Connections)
 		return
 	}
+	defer r.conns.Add(-1)
 	known, _ := strconv.Atoi(q.Get("log"))
 	// Accept checks that the page asking is the server's own (Origin).
 	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})

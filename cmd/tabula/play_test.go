@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-const nimFile = "../../game/gametest/testdata/twenty-one.json"
+const nimFile = "../../game/gametest/testdata/twenty-one.json" // played with the test packs
 
 func TestPlayNimWithBots(t *testing.T) {
 	code, out, errOut := tabula("play", nimFile, "--players", "Ann,Bob", "--bots", "all", "--seed", "3")
