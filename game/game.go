@@ -115,6 +115,13 @@ type Cataloger interface {
 	Catalog() any
 }
 
+// Validator is a Pack whose files are not all games on their own (a
+// skirmish's combatant files): Validate checks any of its files, where
+// Load refuses those that cannot be played.
+type Validator interface {
+	Validate(src *Source) diag.List
+}
+
 // Outliner is a Pack that tells its editor more about a file being edited
 // than whether it is valid, and fills in its catalog's templates.
 type Outliner interface {

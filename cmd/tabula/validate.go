@@ -37,8 +37,7 @@ invalid, 2 on a usage error.`,
 					all = append(all, diag.Diagnostic{File: path, Severity: diag.Error, Message: err.Error()})
 					continue
 				}
-				_, _, list := ps.Load(src, "")
-				all = append(all, list...)
+				all = append(all, validate(ps, src)...)
 			}
 			if asJSON {
 				all.PrintJSON(c.OutOrStdout())
@@ -53,4 +52,16 @@ invalid, 2 on a usage error.`,
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as a JSON array")
 	return c
+}
+
+// validate checks a game file: with the pack's own validation of any of
+// its files where it has one, else by loading it.
+func validate(ps game.Packs, src *game.Source) diag.List {
+	if p, err := ps.Detect(src); err == nil {
+		if v, ok := p.(game.Validator); ok {
+			return v.Validate(src)
+		}
+	}
+	_, _, list := ps.Load(src, "")
+	return list
 }
