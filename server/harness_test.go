@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -58,6 +59,10 @@ func newTestServer(t *testing.T, opts Options) *testServer {
 	}
 	if opts.Packs == nil {
 		opts.Packs = game.Packs{gametest.NewNim()}
+	}
+	if opts.Limits.Rate == 0 {
+		// Test clients play as fast as the server answers.
+		opts.Limits.Rate, opts.Limits.Burst = 10000, 10000
 	}
 	if opts.Bundled.FS == nil {
 		opts.Bundled = BundledGames{FS: nimGames, Default: "twenty-one"}
@@ -431,3 +436,12 @@ func must(t testing.TB, err error) {
 }
 
 var _ = fmt.Sprint
+
+// testLogger writes the server's warnings and errors to the test's output
+// when TABULA_TEST_LOG is set.
+func testLogger() *slog.Logger {
+	if os.Getenv("TABULA_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}

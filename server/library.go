@@ -238,7 +238,7 @@ func (l *library) loadBundled(b BundledGames) error {
 		}
 		c, list := l.srv.compile(src, "")
 		if c == nil {
-			if !l.anyPackClaims(src) || strings.Contains(list.String(), "not a playable game") {
+			if l.isPart(src) {
 				l.srv.log.Debug("bundled file is not a game on its own", "file", n)
 				continue
 			}
@@ -249,6 +249,17 @@ func (l *library) loadBundled(b BundledGames) error {
 	}
 	l.deflt = b.Default
 	return nil
+}
+
+// isPart reports whether a file that is not a game is a valid file of a
+// pack all the same (a skirmish's combatant), or no pack's file at all.
+func (l *library) isPart(src *game.Source) bool {
+	p, err := l.srv.packs.Detect(src)
+	if err != nil {
+		return true
+	}
+	v, ok := p.(game.Validator)
+	return ok && !v.Validate(src).HasErrors()
 }
 
 // anyPackClaims reports whether some pack recognises the source.

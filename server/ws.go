@@ -179,7 +179,11 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
 		}
 		if !rate.take(time.Now()) {
 			srv.metrics.rejected.WithLabelValues("rate").Inc()
-			s.send(encodeReply(replyMsg{Type: "rejected", Reason: fmt.Sprintf("too many messages: at most %g a second", srv.limits.Rate)}))
+			var head struct {
+				ID int `json:"id"`
+			}
+			json.Unmarshal(data, &head) // to name the message refused, if it says its id
+			s.send(encodeReply(replyMsg{Type: "rejected", ID: head.ID, Reason: fmt.Sprintf("too many messages: at most %g a second; try again", srv.limits.Rate)}))
 			continue
 		}
 		s.send(encodeReply(srv.handleMessage(ctx, r, s, data)))
