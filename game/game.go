@@ -205,6 +205,10 @@ type Setup struct {
 	// (scenario files, `tabula play --rolls`, tests). A server never sets
 	// them: commands never carry dice.
 	Dice []int
+	// AutoAck acknowledges every message for its players as soon as it is
+	// shown, in games whose players acknowledge messages (a match
+	// setting); other games ignore it.
+	AutoAck bool
 }
 
 // Spectator is the seat of a viewer who plays no seat.

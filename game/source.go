@@ -3,6 +3,7 @@ package game
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,23 @@ type Source struct {
 	read  map[string][]byte
 	order []string
 	total int64
+	ctx   context.Context
+}
+
+// WithContext makes the source carry a context: loaders stop their work
+// (validation, suggestions) when it ends, as a server does when the
+// client that sent a file has gone.
+func (s *Source) WithContext(ctx context.Context) *Source {
+	s.ctx = ctx
+	return s
+}
+
+// Context is the source's context (context.Background if none was given).
+func (s *Source) Context() context.Context {
+	if s.ctx == nil {
+		return context.Background()
+	}
+	return s.ctx
 }
 
 // Limits bound what a source may read. Zero members take the defaults.

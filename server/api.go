@@ -146,6 +146,9 @@ func (srv *Server) readGame(w http.ResponseWriter, req *http.Request) (*game.Sou
 		}
 	}
 	src, err := game.FromBytes(name, data, srv.sourceLimits())
+	if err == nil {
+		src.WithContext(req.Context())
+	}
 	if err != nil {
 		var le *game.LimitError
 		if errors.As(err, &le) {

@@ -229,7 +229,7 @@ func (r *room) rebuild(ctx context.Context) error {
 
 // setup is how the match starts: its players, seed and round limit.
 func (r *room) setup() game.Setup {
-	return game.Setup{Players: r.names(), Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds}
+	return game.Setup{Players: r.names(), Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds, AutoAck: r.rec.Settings.AutoAck}
 }
 
 // markBroken records why a match cannot go on.
