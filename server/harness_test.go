@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/tabulagames/tabula/bot"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
 	"github.com/tabulagames/tabula/store/storetest"
@@ -59,6 +60,10 @@ func newTestServer(t *testing.T, opts Options) *testServer {
 	}
 	if opts.Packs == nil {
 		opts.Packs = game.Packs{gametest.NewNim()}
+	}
+	if opts.Bots == nil {
+		opts.Bots, _ = bot.ByLevel(bot.Options{Playouts: 50})
+		opts.BotLevels = bot.Levels
 	}
 	if opts.Limits.Rate == 0 {
 		// Test clients play as fast as the server answers.

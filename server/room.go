@@ -594,28 +594,60 @@ func (r *room) scheduleBots() {
 	r.post(r.botStep)
 }
 
-// botStep plays one decision of the first bot the match waits for.
+// botStep plays one decision of the first bot the match waits for. A bot
+// that searches (a level other than the pack's own bot and "random")
+// thinks on a copy of the match, off the room's goroutine, so that the
+// room answers everyone meanwhile; its command is played if the match has
+// not changed since.
 func (r *room) botStep() {
-	r.botQueued = false
 	if !r.playing() {
+		r.botQueued = false
 		return
 	}
-	for _, seat := range r.m.Waiting() {
-		if r.rec.Seats[seat].Bot {
-			r.playFor(seat, r.rec.Seats[seat].Level)
+	seat := -1
+	for _, s := range r.m.Waiting() {
+		if r.rec.Seats[s].Bot {
+			seat = s
 			break
 		}
 	}
-	r.changed()
+	if seat < 0 {
+		r.botQueued = false
+		return
+	}
+	level := r.rec.Seats[seat].Level
+	cl, canCopy := r.m.(game.Cloner)
+	if level == "" || level == "random" || !canCopy || r.srv.opts.Bots == nil {
+		r.botQueued = false
+		r.playFor(seat, level, nil)
+		r.changed()
+		return
+	}
+	copy, hash, stream := cl.Clone(), r.m.Hash(), r.botStream()
+	think := r.srv.opts.Bots
+	budget := r.srv.limits.BotTime
+	go func() {
+		cmd, ok := think(copy, seat, level, stream, budget)
+		r.post(func() {
+			r.botQueued = false
+			if ok && r.playing() && r.m.Hash() == hash {
+				r.playFor(seat, level, cmd)
+			}
+			r.changed()
+		})
+	}()
 }
 
-// playFor plays one decision of a seat with a bot: the seat's bot, or a
-// stand-in for a person whose time ran out. A bot whose command is
-// refused (a bug in the bot) is replaced by the first legal command.
-func (r *room) playFor(seat int, level string) {
-	cmd, ok := r.botCommand(seat, level)
-	if !ok {
-		return
+// playFor plays one decision of a seat with a bot: the seat's bot (cmd,
+// if it has already chosen), or a stand-in for a person whose time ran
+// out. A bot whose command is refused (a bug in the bot) is replaced by
+// the first legal command.
+func (r *room) playFor(seat int, level string, cmd json.RawMessage) {
+	if cmd == nil {
+		var ok bool
+		if cmd, ok = r.botCommand(seat, level); !ok {
+			return
+		}
 	}
 	err := r.apply(context.Background(), seat, cmd)
 	if err != nil && engine.IsRejected(err) && r.playing() {
@@ -629,9 +661,9 @@ func (r *room) playFor(seat int, level string) {
 	}
 }
 
-// botCommand asks the seat's bot for its command.
+// botCommand asks the seat's bot for its command, on the room's goroutine.
 func (r *room) botCommand(seat int, level string) (json.RawMessage, bool) {
-	if b := r.srv.opts.Bots; b != nil {
+	if b := r.srv.opts.Bots; b != nil && level != "" {
 		if cmd, ok := b(r.m, seat, level, r.botStream(), r.srv.limits.BotTime); ok {
 			return cmd, true
 		}
@@ -728,7 +760,7 @@ func (r *room) timeUp() {
 		if d, ok := r.deadlines[seat]; ok && !now.Before(d) {
 			delete(r.deadlines, seat)
 			r.srv.log.Info("time ran out; a bot plays the decision", "match", r.id, "seat", seat)
-			r.playFor(seat, "")
+			r.playFor(seat, "", nil)
 			played = true
 			break
 		}

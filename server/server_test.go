@@ -286,3 +286,22 @@ func TestHealthAndMetrics(t *testing.T) {
 		}
 	}
 }
+
+// Bots are filled at a level; an unknown level is refused with a
+// suggestion; a strong bot plays a whole match.
+func TestBotLevels(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	tb := ts.newTable("twenty-one", 2, []string{"Ann"}, false, false, nil)
+	st, body := ts.raw("POST", "/api/matches/"+tb.ID+"/bots", map[string]any{"owner": tb.Owner, "level": "mtcs"}, nil)
+	if st != http.StatusConflict || !strings.Contains(string(body), "did you mean mcts") {
+		t.Fatalf("an unknown level: %d %s", st, body)
+	}
+	ts.call("POST", "/api/matches/"+tb.ID+"/bots", map[string]any{"owner": tb.Owner, "level": "mcts"}, nil)
+	s := ts.summary(tb.ID, q("invite", tb.Invite))
+	if s.Seats[1].Level != "mcts" {
+		t.Fatalf("the bot's seat: %+v", s.Seats[1])
+	}
+	ts.call("POST", "/api/matches/"+tb.ID+"/start", map[string]any{"owner": tb.Owner}, nil)
+	a := ts.dial(tb.ID, q("token", tb.tokens[0]))
+	playToEnd(t, a)
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tabulagames/tabula/bot"
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
@@ -32,15 +33,21 @@ type playOptions struct {
 
 // isBot reports whether the named player is played by a bot.
 func (o playOptions) isBot(name string) bool {
-	if o.Bots == "all" {
-		return true
-	}
+	_, ok := o.botLevel(name)
+	return ok
+}
+
+// botLevel returns the level of the named player's bot ("" for the
+// game's own bot), if a bot plays them: --bots names players, each
+// optionally with a level (Bob=mcts); "all" or "all=LEVEL" names everyone.
+func (o playOptions) botLevel(name string) (string, bool) {
 	for _, b := range strings.Split(o.Bots, ",") {
-		if strings.TrimSpace(b) == name && name != "" {
-			return true
+		who, level, _ := strings.Cut(strings.TrimSpace(b), "=")
+		if who == "all" || (who == name && name != "") {
+			return level, true
 		}
 	}
-	return false
+	return "", false
 }
 
 func newPlay(ps game.Packs) *cobra.Command {
@@ -90,7 +97,7 @@ as JSON lines.`,
 	f := c.Flags()
 	f.StringVar(&players, "players", "", "comma-separated player names, in seat order")
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the match's random numbers")
-	f.StringVar(&o.Bots, "bots", "", `players played by bots: "all" or comma-separated names`)
+	f.StringVar(&o.Bots, "bots", "", `players played by bots: "all" or comma-separated names, each with a level if wanted (Bob=mcts; levels: random, greedy, mcts)`)
 	f.StringVar(&rolls, "rolls", "", "scripted dice, in order (e.g. 3,1,4)")
 	f.StringVar(&choices, "choices", "", "scripted choices, in order (0-based, among the commands a seat may play)")
 	f.StringVar(&o.Log, "log", "", "write the match's log as JSON lines to this file")
@@ -142,7 +149,8 @@ func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error
 	if err := info.CheckPlayers(len(players)); err != nil {
 		return usageError("play: %v: change --players", err)
 	}
-	m, err := def.Start(game.Setup{Players: players, Seed: o.Seed, MaxRounds: o.MaxRounds, Dice: o.Rolls})
+	setup := game.Setup{Players: players, Seed: o.Seed, MaxRounds: o.MaxRounds, Dice: o.Rolls}
+	m, err := def.Start(setup)
 	if err != nil {
 		return usageError("play: %v", err)
 	}
@@ -163,7 +171,21 @@ func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error
 		fmt.Fprintf(out, " — %s", info.Size)
 	}
 	fmt.Fprintf(out, "; %s\n", strings.Join(players, ", "))
-	t := &terminal{m: m, out: out, lines: bufio.NewScanner(in), bots: rng.New(o.Seed).Stream("bots"), viewer: viewer, players: players}
+	levels := map[string]bot.Bot{}
+	for _, l := range bot.Levels {
+		if levels[l], err = bot.New(l, bot.Options{}); err != nil {
+			return err
+		}
+	}
+	for _, b := range strings.Split(o.Bots, ",") {
+		if _, level, ok := strings.Cut(b, "="); ok {
+			if _, err := bot.New(strings.TrimSpace(level), bot.Options{}); err != nil {
+				return usageError("play: --bots: %v", err)
+			}
+		}
+	}
+	t := &terminal{m: m, out: out, lines: bufio.NewScanner(in), bots: rng.New(o.Seed).Stream("bots"), viewer: viewer, players: players,
+		levels: levels, history: bot.History{Def: def, Setup: setup}}
 	choices := o.Choices
 	commands := 0
 	for ; !m.Outcome().Over; commands++ {
@@ -188,7 +210,7 @@ func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error
 			cmd = legal[n].Data
 		case o.isBot(players[seat]):
 			var ok bool
-			if cmd, ok = game.BotCommand(m, seat, t.bots); !ok {
+			if cmd, ok = t.botCommand(seat, o); !ok {
 				return fmt.Errorf("the bot of %s has nothing to play", players[seat])
 			}
 		case o.Yes && len(legal) == 1:
@@ -201,7 +223,11 @@ func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error
 				return err
 			}
 		}
-		if err := m.Apply(seat, cmd); err != nil {
+		err := m.Apply(seat, cmd)
+		if err == nil {
+			t.history.Moves = append(t.history.Moves, bot.Move{Seat: seat, Data: cmd})
+		}
+		if err != nil {
 			if !engine.IsRejected(err) {
 				return err
 			}
@@ -232,6 +258,20 @@ func reasonOf(err error) string {
 
 var errQuit = errors.New("quit")
 
+// botCommand asks a seat's bot for its command: the level named in
+// --bots, or the game's own bot.
+func (t *terminal) botCommand(seat int, o playOptions) (json.RawMessage, bool) {
+	level, _ := o.botLevel(t.players[seat])
+	if level == "" {
+		return game.BotCommand(t.m, seat, t.bots)
+	}
+	b, ok := t.levels[level]
+	if !ok {
+		return game.BotCommand(t.m, seat, t.bots)
+	}
+	return bot.Command(b, t.replayable(), seat, t.bots, 0)
+}
+
 // terminal is a match played at the terminal.
 type terminal struct {
 	m       game.Match
@@ -242,7 +282,13 @@ type terminal struct {
 	players []string
 	shown   int // log records shown
 	drawn   string
+	levels  map[string]bot.Bot
+	history bot.History
 }
+
+// replayable is the match as bots see it: copied with Clone, or by
+// replaying the commands played so far.
+func (t *terminal) replayable() game.Match { return bot.Replayable(t.m, t.history) }
 
 // showLog prints the log entries not shown yet, indented by their depth
 // in a cascade.

@@ -40,3 +40,22 @@ func TestPlayRefusesTheWrongNumberOfPlayers(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// Bots are chosen by level wherever they appear; an unknown level is a
+// usage error with a suggestion.
+func TestBotLevels(t *testing.T) {
+	code, out, errOut := tabula("play", "../../examples/rulebook/chutes-and-ladders.json", "--players", "Ann,Bob", "--bots", "Ann=mcts,Bob=random", "--max-rounds", "3")
+	if code != 0 || !strings.Contains(out, "Result:") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	if code, _, errOut := tabula("play", nimFile, "--bots", "all=mtcs"); code != 2 || !strings.Contains(errOut, "did you mean mcts") {
+		t.Errorf("an unknown level: %d %s", code, errOut)
+	}
+	code, out, errOut = tabula("simulate", "../../examples/rulebook/chutes-and-ladders.json", "--games", "10", "--bots", "greedy,random")
+	if code != 0 || !strings.Contains(out, "Wins") {
+		t.Errorf("simulate with levels: %d %s%s", code, out, errOut)
+	}
+	if code, _, errOut := tabula("simulate", nimFile, "--games", "10", "--players", "3", "--bots", "greedy,random"); code != 2 || !strings.Contains(errOut, "one level for every player") {
+		t.Errorf("simulate with a level too few: %d %s", code, errOut)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tabulagames/tabula/bot"
 	"github.com/tabulagames/tabula/examples"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/server"
@@ -23,6 +24,7 @@ func newServe(ps game.Packs) *cobra.Command {
 	var hosts, origins []string
 	var l server.Limits
 	var idle, abandon time.Duration
+	var playouts int
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Host games for friends in the browser",
@@ -50,7 +52,12 @@ flight are stored.`,
 			if err != nil {
 				return fmt.Errorf("cannot listen on %s: %v (choose another address with --addr)", addr, err)
 			}
+			bots, err := bot.ByLevel(bot.Options{Playouts: playouts})
+			if err != nil {
+				return usageError("serve: %v", err)
+			}
 			srv, err := server.New(server.Options{
+				Bots: bots, BotLevels: bot.Levels,
 				DB: db, Packs: ps, Bundled: server.BundledGames{FS: examples.Games, Default: "default"}, BoardsDir: boards,
 				Logger: logger, Addr: ln.Addr().String(), AllowedHosts: hosts, AllowedOrigins: origins, Limits: l,
 				IdleAfter: idle, AbandonAfter: abandon,
@@ -107,7 +114,8 @@ flight are stored.`,
 	f.IntVar(&l.Uploads, "limit-uploads", d.Uploads, "uploads and validations one address may make a minute")
 	f.DurationVar(&l.PingEvery, "ping-every", d.PingEvery, "how often quiet connections are pinged")
 	f.DurationVar(&l.PingTimeout, "ping-timeout", d.PingTimeout, "how long a ping may go unanswered before the connection is closed")
-	f.DurationVar(&l.BotTime, "bot-time", d.BotTime, "how long a bot may think over one decision")
+	f.DurationVar(&l.BotTime, "bot-time", d.BotTime, "the most a bot may think over one decision")
+	f.IntVar(&playouts, "bot-playouts", 500, "playouts of a strong (MCTS) bot per decision, within --bot-time")
 	return c
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/tabulagames/tabula/bot"
+	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/sim"
 )
@@ -25,7 +27,40 @@ type simulateOptions struct {
 	players                                string
 	seed                                   uint64
 	rotate, asJSON                         bool
-	html                                   string
+	html, bots                             string
+}
+
+// levelBot plays a bot of a level through the simulator.
+type levelBot struct{ b bot.Bot }
+
+func (l levelBot) Command(m game.Match, seat int, r *rng.Stream) (json.RawMessage, bool) {
+	return bot.Command(l.b, m, seat, r, 0)
+}
+
+// simBots reads --bots: one level for every player, or one per player in
+// order ("" leaves the game's own bot).
+func simBots(arg string, players int) (func(int) sim.Bot, error) {
+	if arg == "" {
+		return nil, nil
+	}
+	levels := strings.Split(arg, ",")
+	if len(levels) != 1 && len(levels) != players {
+		return nil, fmt.Errorf("give one level for every player, or one for each of the %d players, not %d", players, len(levels))
+	}
+	bots := make([]sim.Bot, len(levels))
+	for i, l := range levels {
+		l = strings.TrimSpace(l)
+		if l == "" || l == "pack" {
+			bots[i] = sim.PackBot{}
+			continue
+		}
+		b, err := bot.New(l, bot.Options{})
+		if err != nil {
+			return nil, err
+		}
+		bots[i] = levelBot{b}
+	}
+	return func(player int) sim.Bot { return bots[player%len(bots)] }, nil
 }
 
 func newSimulate(ps game.Packs) *cobra.Command {
@@ -60,6 +95,7 @@ games played. See docs/simulate.md.`,
 	f.IntVar(&o.maxRounds, "max-rounds", 0, "stop a game that has not ended after this many rounds (0: the game's own limit)")
 	f.IntVar(&o.maxCommands, "max-commands", sim.DefaultMaxCommands, "count a game still going after this many commands as failed")
 	f.BoolVar(&o.rotate, "rotate", false, "move the players one seat on from game to game")
+	f.StringVar(&o.bots, "bots", "", "the bots' levels: one for everybody, or one per player in order (random, greedy, mcts; pack: the game's own)")
 	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	f.StringVar(&o.html, "html", "", "also write the report as a self-contained HTML page to this file")
 	return c
@@ -96,8 +132,12 @@ func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) e
 	}
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
+	bots, err := simBots(o.bots, len(players))
+	if err != nil {
+		return usageError("simulate: --bots: %v", err)
+	}
 	cfg := sim.Config{Games: o.games, Players: players, Seed: o.seed, Workers: o.workers, MaxRounds: o.maxRounds,
-		MaxCommands: o.maxCommands, Rotate: o.rotate}
+		MaxCommands: o.maxCommands, Rotate: o.rotate, Bots: bots}
 	var bar *progressbar.ProgressBar
 	if isTerminal(errOut) {
 		bar = progressbar.NewOptions(o.games,
