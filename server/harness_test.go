@@ -25,6 +25,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv("TABULA_LOAD_SERVER") != "" {
+		runLoadServer()
+	}
 	code := m.Run()
 	storetest.Stop()
 	os.Exit(code)
@@ -250,6 +253,15 @@ func dial(t testing.TB, base, match, query string) *client {
 			_, data, err := ws.Read(context.Background())
 			if err != nil {
 				return
+			}
+			// A frame may hold several messages, as an array.
+			if len(data) > 0 && data[0] == '[' {
+				var msgs []json.RawMessage
+				json.Unmarshal(data, &msgs)
+				for _, m := range msgs {
+					c.msgs <- m
+				}
+				continue
 			}
 			c.msgs <- data
 		}

@@ -105,7 +105,7 @@ func startServer(t *testing.T, bin, db string, args ...string) *serverProcess {
 	return nil
 }
 
-func postJSON(t *testing.T, url string, body, out any) {
+func postJSON(t testing.TB, url string, body, out any) {
 	t.Helper()
 	b, _ := json.Marshal(body)
 	res, err := http.Post(url, "application/json", bytes.NewReader(b))

@@ -48,7 +48,7 @@ func (r *room) rematch(ctx context.Context) (string, error) {
 		return "", serr
 	}
 	r.rec.Settings.Next = next.ID
-	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+	if err := r.save(ctx); err != nil {
 		return "", err
 	}
 	r.changed()

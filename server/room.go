@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -37,12 +38,18 @@ type room struct {
 	sessions map[*session]struct{}
 	stopping bool // set to leave memory after the current message
 
-	botQueued bool
-	deadlines map[int]time.Time // when each waited-for person's time runs out
-	timer     *time.Timer
-	lastSeat  int   // the seat of the last command played
-	prevUsed  int64 // lastUsed before the message being handled
-	sumVer    int   // counts changes of the summary, so connections get it only when it changed
+	botQueued     bool
+	deadlines     map[int]time.Time // when each waited-for person's time runs out
+	timer         *time.Timer
+	lastSeat      int   // the seat of the last command played
+	prevUsed      int64 // lastUsed before the message being handled
+	savedCommands int   // rec.Commands as last stored
+	// ackTo is the session whose command is being played, and ackID the
+	// command's id: the next broadcast sends it its acknowledgement with
+	// its state, and clears ackTo.
+	ackTo  *session
+	ackID  int
+	sumVer int // counts changes of the summary, so connections get it only when it changed
 
 	// Read by others without waiting.
 	snap      atomic.Pointer[Summary]
@@ -90,6 +97,13 @@ func (r *room) run() {
 func (r *room) leave(reason string) {
 	if r.timer != nil {
 		r.timer.Stop()
+	}
+	if r.rec.Commands != r.savedCommands {
+		// The lobby reads the count of commands of a match not in memory
+		// from the store.
+		if err := r.save(context.Background()); err != nil && !errors.Is(err, store.ErrFenced) {
+			r.srv.log.Warn("storing a match's count of commands", "match", r.id, "err", err)
+		}
 	}
 	for s := range r.sessions {
 		s.closeWith(reason)
@@ -224,12 +238,23 @@ func (r *room) rebuild(ctx context.Context) error {
 		r.lastSeat = c.Player
 	}
 	r.rec.Commands = len(cmds)
+	r.savedCommands = -1 // the stored count may lag
 	return nil
 }
 
 // setup is how the match starts: its players, seed and round limit.
 func (r *room) setup() game.Setup {
 	return game.Setup{Players: r.names(), Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds, AutoAck: r.rec.Settings.AutoAck}
+}
+
+// save stores the match's record, and remembers the count of commands
+// it stored (appends do not update it).
+func (r *room) save(ctx context.Context) error {
+	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+		return err
+	}
+	r.savedCommands = r.rec.Commands
+	return nil
 }
 
 // markBroken records why a match cannot go on.
@@ -240,7 +265,7 @@ func (r *room) markBroken(why error) {
 	r.rec.Status = store.Broken
 	r.rec.Error = why.Error()
 	r.clearTimers()
-	if err := r.srv.store.UpdateMatch(context.Background(), r.rec); err != nil {
+	if err := r.save(context.Background()); err != nil {
 		r.srv.log.Error("storing that a match is broken", "match", r.id, "err", err)
 	}
 	r.srv.log.Error("match broken", "match", r.id, "reason", why.Error())
@@ -328,7 +353,7 @@ func (r *room) join(ctx context.Context, rt rights, name string) (int, string, e
 	secret := newSecret()
 	prev := r.rec.Seats[free]
 	r.rec.Seats[free] = store.Seat{Name: name, Token: store.HashSecret(secret)}
-	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+	if err := r.save(ctx); err != nil {
 		r.rec.Seats[free] = prev
 		return 0, "", err
 	}
@@ -352,7 +377,7 @@ func (r *room) fillWithBots(ctx context.Context, rt rights, level string) error 
 			r.rec.Seats[i] = store.Seat{Name: r.botName(n), Bot: true, Level: level}
 		}
 	}
-	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+	if err := r.save(ctx); err != nil {
 		r.rec.Seats = prev
 		return err
 	}
@@ -392,7 +417,7 @@ func (r *room) start(ctx context.Context, rt rights) error {
 		return err
 	}
 	r.rec.Status = store.Playing
-	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+	if err := r.save(ctx); err != nil {
 		r.rec = prev
 		return err
 	}
@@ -417,7 +442,7 @@ func (r *room) leaveSeat(ctx context.Context, seat int) error {
 	default:
 		return fmt.Errorf("the match is %s", r.rec.Status)
 	}
-	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+	if err := r.save(ctx); err != nil {
 		r.rec.Seats[seat] = prev
 		return err
 	}
@@ -448,7 +473,7 @@ func (r *room) handOver(ctx context.Context, rt rights, seat int, bot bool) erro
 	}
 	prev := *s
 	s.Bot = bot
-	if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+	if err := r.save(ctx); err != nil {
 		*s = prev
 		return err
 	}
@@ -528,7 +553,7 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error 
 	if out := r.m.Outcome(); out.Over {
 		r.rec.Status = store.Finished
 		r.rec.Result = r.resultText(out)
-		if err := r.srv.store.UpdateMatch(ctx, r.rec); err != nil {
+		if err := r.save(ctx); err != nil {
 			r.srv.log.Error("storing a match's end", "match", r.id, "err", err)
 		}
 		r.srv.log.Info("match finished", "match", r.id, "result", r.rec.Result)
@@ -860,10 +885,15 @@ type stateMsg struct {
 // encoding: spectators, and a player's several tabs.
 func (r *room) broadcast() {
 	if len(r.sessions) == 0 {
+		r.ackTo = nil
 		return
 	}
 	type key struct{ seat, from, sumVer int }
-	encoded := map[key][]byte{}
+	encoded := make(map[key][]byte, 4)
+	logLen := 0
+	if r.m != nil {
+		logLen = r.m.LogLen()
+	}
 	for s := range r.sessions {
 		k := key{s.seat, s.logSent, s.sumVer}
 		msg, ok := encoded[k]
@@ -871,55 +901,91 @@ func (r *room) broadcast() {
 			msg = r.stateFor(s.seat, s.logSent, s.sumVer != r.sumVer)
 			encoded[k] = msg
 		}
-		s.send(msg)
-		if r.m != nil {
-			s.logSent = r.m.LogLen()
+		if s == r.ackTo {
+			msg = withAck(msg, r.ackID)
+			r.ackTo = nil
 		}
+		s.send(msg)
+		s.logSent = logLen
 		s.sumVer = r.sumVer
 	}
 }
 
+// withAck returns a state message and an acknowledgement as one frame.
+func withAck(state []byte, id int) []byte {
+	b := make([]byte, 0, len(state)+40)
+	b = append(b, '[')
+	b = append(b, state...)
+	b = append(b, `,{"type":"ack","id":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	return append(b, "}]"...)
+}
+
 // stateFor encodes the state message of a viewer who has seen the log up
-// to from.
+// to from: written by hand around the pack's own encodings, so that
+// nothing is encoded twice.
 func (r *room) stateFor(seat, from int, withSummary bool) []byte {
-	msg := stateMsg{Type: "state", You: seat, Legal: []game.Command{}, Entries: []game.Entry{}}
+	b := make([]byte, 0, 2048)
+	b = append(b, `{"type":"state","you":`...)
+	b = strconv.AppendInt(b, int64(seat), 10)
 	if withSummary {
-		sum := r.summary()
-		msg.Match = &sum
+		b = append(b, `,"match":`...)
+		b = appendJSON(b, r.snap.Load())
 	}
-	if r.m != nil {
-		// The match's view, log and legal commands, unless showing them
-		// fails (a bug in a pack): then the match is broken and the
-		// message says so without them.
-		r.protect(func() {
-			view, err := json.Marshal(r.m.View(seat))
-			if err != nil {
-				panic(fmt.Sprintf("a view does not encode: %v", err))
-			}
-			msg.View = view
-			msg.Entries = r.m.Log(seat, from)
-			msg.Log = r.m.LogLen()
-			msg.Hash = r.m.Hash()
-			if seat >= 0 && r.playing() && !r.rec.Seats[seat].Bot {
-				if l := r.m.Legal(seat); l != nil {
-					msg.Legal = l
-				}
-				if d, ok := r.deadlines[seat]; ok {
-					msg.Deadline = d.UnixMilli()
-				}
-			}
-		})
-		if msg.View == nil {
-			msg.Legal, msg.Entries = []game.Command{}, []game.Entry{}
-			sum := r.summary()
-			msg.Match = &sum
+	if r.m == nil {
+		return append(b, `,"legal":[],"entries":[]}`...)
+	}
+	// The match's view, log and legal commands, unless showing them fails
+	// (a bug in a pack): then the match is broken and the message says so
+	// without them.
+	var part []byte
+	ok := false
+	r.protect(func() {
+		part = append(part, `,"view":`...)
+		part = appendJSON(part, r.m.View(seat))
+		part = append(part, `,"entries":`...)
+		part = appendJSON(part, r.m.Log(seat, from))
+		part = append(part, `,"log":`...)
+		part = strconv.AppendInt(part, int64(r.m.LogLen()), 10)
+		part = append(part, `,"hash":"`...)
+		part = append(part, r.m.Hash()...)
+		part = append(part, `","legal":`...)
+		var legal []game.Command
+		if seat >= 0 && r.playing() && !r.rec.Seats[seat].Bot {
+			legal = r.m.Legal(seat)
 		}
+		if legal == nil {
+			part = append(part, "[]"...)
+		} else {
+			part = appendJSON(part, legal)
+		}
+		if d, ok := r.deadlines[seat]; ok && legal != nil {
+			part = append(part, `,"deadline":`...)
+			part = strconv.AppendInt(part, d.UnixMilli(), 10)
+		}
+		ok = true
+	})
+	if !ok {
+		// A broken match: the summary says why.
+		if !withSummary {
+			b = append(b, `,"match":`...)
+			b = appendJSON(b, r.snap.Load())
+		}
+		return append(b, `,"legal":[],"entries":[]}`...)
 	}
-	data, err := json.Marshal(msg)
+	b = append(b, part...)
+	return append(b, '}')
+}
+
+// appendJSON appends v's JSON encoding to b. What the server sends is its
+// own types or a pack's views, which always encode; a view that does not
+// is a bug in its pack, and panics, which breaks the match.
+func appendJSON(b []byte, v any) []byte {
+	data, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("a state message does not encode: %v", err))
+		panic(fmt.Sprintf("a message does not encode: %v", err))
 	}
-	return data
+	return append(b, data...)
 }
 
 func contentHash(data []byte) string {

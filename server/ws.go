@@ -42,6 +42,9 @@ func (s *session) send(msg []byte) {
 	case s.out <- msg:
 	default:
 		s.closeWith("too slow: reconnect to get the current state")
+		// Its writer may be stuck writing to it: closing the connection
+		// frees it.
+		go s.ws.CloseNow()
 	}
 }
 
@@ -54,22 +57,40 @@ func (s *session) closeWith(reason string) {
 	})
 }
 
-// writer sends the queued messages, pings the client when the connection
-// is quiet, and closes it when the session ends or the client stops
-// answering.
+// maxBatch bounds the messages the writer sends in one frame.
+const maxBatch = 32
+
+// writer sends the queued messages — those queued together in one frame,
+// as a JSON array, to spare the system calls — pings the client when the
+// connection is quiet, and closes it when the session ends or the client
+// stops answering. A client that does not read is not waited for: its
+// queue fills and send closes it.
 func (s *session) writer(ctx context.Context, limits Limits) {
 	ping := time.NewTicker(limits.PingEvery)
 	defer ping.Stop()
+	var batch [][]byte
+	var frame []byte
 	for {
 		select {
 		case msg := <-s.out:
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := s.ws.Write(wctx, websocket.MessageText, msg)
-			cancel()
-			if err != nil {
+			batch = append(batch[:0], msg)
+		more:
+			for len(batch) < maxBatch {
+				select {
+				case m := <-s.out:
+					batch = append(batch, m)
+				default:
+					break more
+				}
+			}
+			frame = joinMessages(frame[:0], batch)
+			if err := s.ws.Write(context.Background(), websocket.MessageText, frame); err != nil {
 				s.closeWith("")
 				s.ws.CloseNow()
 				return
+			}
+			if cap(frame) > 1<<20 {
+				frame = nil // do not keep a huge buffer for a quiet connection
 			}
 		case <-ping.C:
 			pctx, cancel := context.WithTimeout(ctx, limits.PingTimeout)
@@ -92,6 +113,26 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 			return
 		}
 	}
+}
+
+// joinMessages appends to b the messages as one frame: the message itself
+// if there is one, else a JSON array of them (messages that are arrays
+// already are spliced in).
+func joinMessages(b []byte, msgs [][]byte) []byte {
+	if len(msgs) == 1 {
+		return append(b, msgs[0]...)
+	}
+	b = append(b, '[')
+	for i, m := range msgs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if len(m) > 1 && m[0] == '[' {
+			m = m[1 : len(m)-1]
+		}
+		b = append(b, m...)
+	}
+	return append(b, ']')
 }
 
 // clientMsg is what a client sends: a command, with an id the reply
@@ -168,8 +209,11 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
 		cancel()
 	}()
 	rate := newBucket(srv.limits.Rate, srv.limits.Burst)
+	var buf bytes.Buffer
 	for {
-		_, data, err := ws.Read(ctx)
+		// Reads need no context: closing the connection (the writer does,
+		// when the session or the server ends) ends them.
+		data, err := readMessage(ws, &buf)
 		if err != nil {
 			var ce websocket.CloseError
 			if !errors.As(err, &ce) && ctx.Err() == nil {
@@ -186,8 +230,27 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
 			s.send(encodeReply(replyMsg{Type: "rejected", ID: head.ID, Reason: fmt.Sprintf("too many messages: at most %g a second; try again", srv.limits.Rate)}))
 			continue
 		}
-		s.send(encodeReply(srv.handleMessage(ctx, r, s, data)))
+		if reply, ok := srv.handleMessage(ctx, r, s, data); ok {
+			s.send(encodeReply(reply))
+		}
 	}
+}
+
+// readMessage reads the next message into buf (reused from message to
+// message) and returns its bytes, valid until the next call.
+func readMessage(ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
+	_, rd, err := ws.Reader(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(rd); err != nil {
+		return nil, err
+	}
+	if buf.Cap() > 1<<20 {
+		*buf = bytes.Buffer{}
+	}
+	return buf.Bytes(), nil
 }
 
 func encodeReply(m replyMsg) []byte {
@@ -205,8 +268,9 @@ func closeReason(err error) string {
 
 // handleMessage checks one client message and, if it is a command, passes
 // it to the room; it returns the acknowledgement or the reason for
-// refusing.
-func (srv *Server) handleMessage(ctx context.Context, r *room, s *session, data []byte) replyMsg {
+// refusing, unless the acknowledgement went out with the state it caused
+// (ok is false then).
+func (srv *Server) handleMessage(ctx context.Context, r *room, s *session, data []byte) (_ replyMsg, ok bool) {
 	var msg clientMsg
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -216,26 +280,34 @@ func (srv *Server) handleMessage(ctx context.Context, r *room, s *session, data 
 		if err != nil {
 			reason += ": " + err.Error()
 		}
-		return replyMsg{Type: "rejected", Reason: reason}
+		return replyMsg{Type: "rejected", Reason: reason}, true
 	}
 	if msg.Type != "command" {
 		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		return replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}`, msg.Type)}
+		return replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}`, msg.Type)}, true
 	}
 	if len(msg.Data) > game.MaxCommand {
-		return replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}
+		return replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, true
 	}
 	var err error
-	if derr := r.do(ctx, func() { err = r.command(ctx, s.seat, msg.Data) }); derr != nil {
+	acked := false
+	if derr := r.do(ctx, func() {
+		// The acknowledgement goes out with the state the command caused,
+		// in one frame.
+		r.ackTo, r.ackID = s, msg.ID
+		err = r.command(ctx, s.seat, msg.Data)
+		acked = r.ackTo == nil
+		r.ackTo = nil
+	}); derr != nil {
 		err = derr
 	}
 	if err != nil {
 		if !engine.IsRejected(err) {
 			srv.metrics.rejected.WithLabelValues("error").Inc()
 		}
-		return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}
+		return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true
 	}
-	return replyMsg{Type: "ack", ID: msg.ID}
+	return replyMsg{Type: "ack", ID: msg.ID}, !acked
 }
 
 // reasonText is an error as a player reads it: a rule's refusal without

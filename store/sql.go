@@ -20,6 +20,7 @@ type db struct {
 	name    string // how errors name the database (its file, or its host)
 	appends chan writeReq
 	done    chan struct{}
+	insStmt *sql.Stmt // the writer's prepared insert of a command
 
 	// closing guards appends: queue holds it for reading while it
 	// queues, Close for writing while it closes the queue.
@@ -86,6 +87,9 @@ func (s *db) Close() error {
 	close(s.appends)
 	s.closing.Unlock()
 	<-s.done
+	if s.insStmt != nil {
+		s.insStmt.Close()
+	}
 	return s.sql.Close()
 }
 
@@ -205,8 +209,8 @@ func (s *db) UpdateMatch(ctx context.Context, m Match) error {
 		return err
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(s.dialect.q(`UPDATE matches SET seats=?, public=?, settings=?, status=?, result=?, error=?, updated=? WHERE id=? AND fence=?`),
-			seats, boolInt(m.Settings.Public), settings, m.Status, m.Result, m.Error, stamp(time.Now()), m.ID, m.Fence)
+		res, err := tx.Exec(s.dialect.q(`UPDATE matches SET seats=?, public=?, settings=?, status=?, result=?, error=?, commands=?, updated=? WHERE id=? AND fence=?`),
+			seats, boolInt(m.Settings.Public), settings, m.Status, m.Result, m.Error, m.Commands, stamp(time.Now()), m.ID, m.Fence)
 		if err != nil {
 			return err
 		}
@@ -455,36 +459,69 @@ func (s *db) insert(batch []writeReq) error {
 	if err != nil {
 		return err
 	}
-	ins, err := tx.Prepare(s.dialect.q(`INSERT INTO commands(match_id, seq, player, command, hash) VALUES(?,?,?,?,?)`))
+	// One query checks the fences of the batch's matches; appends of an
+	// owner fenced off (or of a match that is gone) fail alone, the
+	// others go in.
+	fences, err := s.fences(tx, batch)
 	if err != nil {
 		tx.Rollback()
 		return err
 	}
-	defer ins.Close()
-	upd, err := tx.Prepare(s.dialect.q(`UPDATE matches SET commands = CASE WHEN commands < ? THEN ? ELSE commands END, updated = ? WHERE id = ? AND fence = ?`))
-	if err != nil {
-		tx.Rollback()
-		return err
-	}
-	defer upd.Close()
-	now := stamp(time.Now())
-	for _, r := range batch {
-		res, err := upd.Exec(r.cmd.Seq+1, r.cmd.Seq+1, now, r.match, r.fence)
-		if err == nil {
-			if n, _ := res.RowsAffected(); n == 0 {
-				err = s.whyNot(tx, r.match)
-			}
-		}
-		if err == nil {
-			_, err = ins.Exec(r.match, r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash)
-		}
-		if err != nil {
+	if s.insStmt == nil {
+		// Prepared once: compiling the statement for every batch costs
+		// more than the batch's inserts.
+		if s.insStmt, err = s.sql.Prepare(s.dialect.q(`INSERT INTO commands(match_id, seq, player, command, hash) VALUES(?,?,?,?,?)`)); err != nil {
 			tx.Rollback()
-			if errors.Is(err, ErrFenced) || errors.Is(err, ErrNotFound) {
-				return fmt.Errorf("match %s command %d: %w", r.match, r.cmd.Seq, err)
-			}
+			return err
+		}
+	}
+	ins := tx.Stmt(s.insStmt)
+	defer ins.Close()
+	for _, r := range batch {
+		var refused error
+		switch fence, ok := fences[r.match]; {
+		case !ok:
+			refused = fmt.Errorf("match %s command %d: %w", r.match, r.cmd.Seq, ErrNotFound)
+		case fence != r.fence:
+			refused = fmt.Errorf("match %s command %d: %w", r.match, r.cmd.Seq, ErrFenced)
+		}
+		if refused != nil {
+			// commit retries the batch's appends one by one, so that
+			// each gets its own answer.
+			tx.Rollback()
+			return refused
+		}
+		if _, err := ins.Exec(r.match, r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash); err != nil {
+			tx.Rollback()
 			return fmt.Errorf("match %s command %d: %v", r.match, r.cmd.Seq, err)
 		}
 	}
 	return tx.Commit()
+}
+
+// fences reads the fences of the matches of a batch of appends.
+func (s *db) fences(tx *sql.Tx, batch []writeReq) (map[string]int64, error) {
+	ids := make([]any, 0, len(batch))
+	seen := make(map[string]bool, len(batch))
+	for _, r := range batch {
+		if !seen[r.match] {
+			seen[r.match] = true
+			ids = append(ids, r.match)
+		}
+	}
+	rows, err := tx.Query(s.dialect.q(`SELECT id, fence FROM matches WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`), ids...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]int64, len(ids))
+	for rows.Next() {
+		var id string
+		var fence int64
+		if err := rows.Scan(&id, &fence); err != nil {
+			return nil, err
+		}
+		out[id] = fence
+	}
+	return out, rows.Err()
 }

@@ -42,9 +42,9 @@ type Store interface {
 	DeleteEntry(ctx context.Context, id string) error
 	// CreateMatch stores a new match; its game must be stored.
 	CreateMatch(ctx context.Context, m Match) error
-	// UpdateMatch changes a match's seats, settings, status, result and
-	// error. It is refused with ErrFenced if the match's fence is not
-	// m.Fence.
+	// UpdateMatch changes a match's seats, settings, status, result,
+	// error and count of commands. It is refused with ErrFenced if the
+	// match's fence is not m.Fence.
 	UpdateMatch(ctx context.Context, m Match) error
 	// Match returns one match.
 	Match(ctx context.Context, id string) (Match, error)
@@ -160,7 +160,9 @@ type Match struct {
 	// cannot go on.
 	Result string
 	Error  string
-	// Commands is the number of commands stored.
+	// Commands is the number of commands stored, as of the match's last
+	// update (appends do not count them, to stay cheap: a server updates
+	// the match when it leaves memory, ends, or changes otherwise).
 	Commands int
 	// Fence is the lease revision of the match's owner (0 on a single
 	// server).

@@ -81,7 +81,7 @@ func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
 		if err := s.Append(ctx, "m1", store.Command{Seq: 7, Data: []byte(`{}`), Hash: "dup"}, 0); err == nil {
 			t.Error("a taken sequence number was accepted")
 		}
-		m.Status, m.Result = store.Finished, "Ann won"
+		m.Status, m.Result, m.Commands = store.Finished, "Ann won", 50
 		if err := s.UpdateMatch(ctx, m); err != nil {
 			t.Fatal(err)
 		}
