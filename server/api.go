@@ -50,7 +50,7 @@ func (srv *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/matches/{id}/rematch", srv.withRoom(srv.rematch))
 	mux.HandleFunc("GET /api/matches/{id}/replay", srv.withRoom(srv.replay))
 	mux.HandleFunc("GET /api/matches/{id}/replay/{n}", srv.withRoom(srv.replayStep))
-	mux.HandleFunc("GET /api/matches/{id}/ws", srv.withRoom(srv.serveWS))
+	mux.HandleFunc("GET /api/matches/{id}/ws", srv.serveWS)
 }
 
 // ready answers whether the store answers.
@@ -73,13 +73,22 @@ func (srv *Server) withRoom(h func(http.ResponseWriter, *http.Request, *room)) h
 			writeError(w, http.StatusNotFound, "no match %q", id[:64])
 			return
 		}
+		if srv.forward(w, req, id) {
+			return
+		}
 		r, err := srv.room(req.Context(), id)
-		if errors.Is(err, store.ErrNotFound) {
-			writeError(w, http.StatusNotFound, "no match %q", id)
+		var oe *ownedElsewhere
+		if errors.As(err, &oe) && srv.forward(w, req, id) {
 			return
 		}
 		if err != nil {
-			writeError(w, http.StatusServiceUnavailable, "%v", err)
+			err = notFoundOr(err, id)
+			var re *errRefused
+			if errors.As(err, &re) {
+				writeError(w, re.status, "%s", re.msg)
+			} else {
+				writeError(w, http.StatusServiceUnavailable, "%v", err)
+			}
 			return
 		}
 		h(w, req, r)
@@ -781,4 +790,12 @@ func (srv *Server) rematch(w http.ResponseWriter, req *http.Request, r *room) {
 		ID  string `json:"id"`
 		URL string `json:"url"`
 	}{next, "/m/" + next})
+}
+
+// notFoundOr turns a missing match into a refusal saying so.
+func notFoundOr(err error, id string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return &errRefused{http.StatusNotFound, fmt.Sprintf("no match %q", id)}
+	}
+	return err
 }

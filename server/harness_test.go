@@ -41,6 +41,7 @@ var nimGames = fstest.MapFS{
 	"nim/trap-view.json":    {Data: []byte(`{"game": "nim", "name": "Trap in view", "pile": 12, "take": 3, "trap": "view", "trapAt": 6}`)},
 	"nim/trap-bot.json":     {Data: []byte(`{"game": "nim", "name": "Trap in bots", "pile": 12, "take": 3, "trap": "bot", "trapAt": 6}`)},
 	"nim/long.json":         {Data: []byte(`{"game": "nim", "name": "A long game", "pile": 1000, "take": 1, "maxPlayers": 12}`)},
+	"nim/sixty.json":        {Data: []byte(`{"game": "nim", "name": "Sixty", "pile": 60, "take": 1}`)},
 	"nim/not-a-game.txt":    {Data: []byte(`hello`)},
 	"other/readme.json":     {Data: []byte(`{"hello": "world"}`)},
 	"nim/twelve-seats.json": {Data: []byte(`{"game": "nim", "name": "Twelve", "pile": 30, "take": 2, "minPlayers": 1, "maxPlayers": 12}`)},
@@ -460,5 +461,12 @@ func testLogger() *slog.Logger {
 	if os.Getenv("TABULA_TEST_LOG") == "" {
 		return nil
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	level := slog.LevelWarn
+	switch os.Getenv("TABULA_TEST_LOG") {
+	case "info":
+		level = slog.LevelInfo
+	case "debug":
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }

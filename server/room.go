@@ -37,6 +37,7 @@ type room struct {
 	m        game.Match // nil until the match starts
 	sessions map[*session]struct{}
 	stopping bool // set to leave memory after the current message
+	moved    bool // its lease was lost: another node owns it now
 
 	botQueued     bool
 	deadlines     map[int]time.Time // when each waited-for person's time runs out
@@ -82,11 +83,15 @@ func (r *room) run() {
 			r.prevUsed = r.lastUsed.Swap(time.Now().UnixNano())
 			r.safely(f)
 			if r.stopping {
-				r.leave("")
+				reason := ""
+				if r.moved {
+					reason = reasonMoved
+				}
+				r.leave(reason)
 				return
 			}
 		case <-r.quit:
-			r.leave("server restarting")
+			r.leave(reasonRestart)
 			return
 		}
 	}
@@ -98,7 +103,7 @@ func (r *room) leave(reason string) {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
-	if r.rec.Commands != r.savedCommands {
+	if r.rec.Commands != r.savedCommands && !r.moved {
 		// The lobby reads the count of commands of a match not in memory
 		// from the store.
 		if err := r.save(context.Background()); err != nil && !errors.Is(err, store.ErrFenced) {
@@ -109,7 +114,7 @@ func (r *room) leave(reason string) {
 		s.closeWith(reason)
 	}
 	r.srv.forget(r)
-	if c := r.srv.opts.Cluster; c != nil {
+	if c := r.srv.opts.Cluster; c != nil && !r.moved {
 		c.Release(r.id)
 	}
 }
@@ -539,8 +544,8 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error 
 		}
 		if errors.Is(err, store.ErrFenced) {
 			// Another node owns the match now: this one lets it go.
-			r.stopping = true
-			return fmt.Errorf("the match moved to another server; reconnect")
+			r.stopping, r.moved = true, true
+			return fmt.Errorf("%w; try again", errOwnerGone)
 		}
 		if rerr := r.rebuild(r.srv.ctx); rerr != nil {
 			r.markBroken(rerr)

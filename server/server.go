@@ -178,6 +178,16 @@ type Server struct {
 	rooms   map[string]*room
 	loading map[string]*loadCall
 	closed  bool
+
+	// In a cluster: the routes without the guard, for API requests other
+	// nodes forward; this node's sessions in matches owned elsewhere
+	// (relays) and other nodes' sessions in matches owned here (remotes),
+	// by session id.
+	inner    http.Handler
+	relayMu  sync.Mutex
+	relays   map[string]*session
+	remoteMu sync.Mutex
+	remotes  map[string]*session
 }
 
 // loadCall is a room being loaded; others asking for it wait for it.
@@ -225,6 +235,12 @@ func New(opts Options) (*Server, error) {
 	srv.uploads = newRateByAddr(srv.limits.Uploads)
 	srv.defs = newDefCache(srv, 256)
 	srv.library = newLibrary(srv)
+	if opts.Cluster != nil {
+		if err := srv.joinCluster(); err != nil {
+			srv.Close()
+			return nil, err
+		}
+	}
 	if err := srv.library.load(ctx, opts.Bundled, opts.BoardsDir); err != nil {
 		srv.Close()
 		return nil, err
@@ -382,7 +398,7 @@ func (srv *Server) loadRoom(ctx context.Context, id string) (*room, error) {
 		return nil, err
 	}
 	if srv.opts.Cluster != nil {
-		fence, err := srv.opts.Cluster.Acquire(ctx, id)
+		fence, err := srv.acquire(ctx, id)
 		if err != nil {
 			return nil, err
 		}

@@ -16,10 +16,32 @@ import (
 	"github.com/tabulagames/tabula/game"
 )
 
-// session is one WebSocket connection to a room: a seat's player or a
-// spectator (seat -1).
+// peer is where a session's messages go: the client's WebSocket, or (in
+// a cluster) the node that holds the client's WebSocket.
+type peer interface {
+	write(frame []byte) error
+	ping(ctx context.Context) error
+	// close ends the connection, telling the client why.
+	close(code websocket.StatusCode, reason string)
+	closeNow()
+}
+
+// wsPeer is a client's WebSocket.
+type wsPeer struct{ ws *websocket.Conn }
+
+func (p wsPeer) write(frame []byte) error {
+	return p.ws.Write(context.Background(), websocket.MessageText, frame)
+}
+func (p wsPeer) ping(ctx context.Context) error { return p.ws.Ping(ctx) }
+func (p wsPeer) close(code websocket.StatusCode, reason string) {
+	p.ws.Close(code, reason)
+}
+func (p wsPeer) closeNow() { p.ws.CloseNow() }
+
+// session is one client watching a room: a seat's player or a spectator
+// (seat -1).
 type session struct {
-	ws      *websocket.Conn
+	peer    peer
 	seat    int
 	out     chan []byte
 	logSent int // log records already sent (touched only by the room)
@@ -27,6 +49,85 @@ type session struct {
 	once    sync.Once
 	done    chan struct{}
 	reason  string
+
+	// In a cluster: id names the session between nodes; moved tells a
+	// session of this node that its match's owner stopped; link is the
+	// session's way to its match (set by its reader, and by the watcher
+	// that moves it to the match's next owner); lastLog is the log length
+	// its client was last sent.
+	id      string
+	moved   chan struct{}
+	linkMu  sync.Mutex
+	link    link
+	lastLog int
+}
+
+func newSession(p peer, seat int) *session {
+	return &session{peer: p, seat: seat, out: make(chan []byte, outSize), done: make(chan struct{}), sumVer: -1,
+		moved: make(chan struct{}, 1)}
+}
+
+// relink gives the session a new way to its match.
+func (s *session) relink(l link) {
+	s.linkMu.Lock()
+	s.link = l
+	s.linkMu.Unlock()
+}
+
+// awaitRelink asks the session's watcher to move it from the link that
+// failed to the match's next owner, and waits until it has (nil if it
+// could not).
+func (s *session) awaitRelink(ctx context.Context, failed link) link {
+	select {
+	case s.moved <- struct{}{}:
+	default:
+	}
+	deadline := time.NewTimer(time.Minute)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if l := s.currentLink(); l != failed {
+			return l
+		}
+		select {
+		case <-tick.C:
+		case <-s.done:
+			return nil
+		case <-ctx.Done():
+			return nil
+		case <-deadline.C:
+			return nil
+		}
+	}
+}
+
+func (s *session) currentLink() link {
+	s.linkMu.Lock()
+	defer s.linkMu.Unlock()
+	return s.link
+}
+
+// noteLog remembers the log length a frame for the client says, so that
+// a session moved to another owner asks only for the rest.
+func (s *session) noteLog(frame []byte) {
+	var one struct {
+		Type string `json:"type"`
+		Log  int    `json:"log"`
+	}
+	if len(frame) > 0 && frame[0] == '[' {
+		var many []json.RawMessage
+		json.Unmarshal(frame, &many)
+		for _, m := range many {
+			s.noteLog(m)
+		}
+		return
+	}
+	if json.Unmarshal(frame, &one) == nil && one.Type == "state" && one.Log > 0 {
+		s.linkMu.Lock()
+		s.lastLog = one.Log
+		s.linkMu.Unlock()
+	}
 }
 
 // outSize bounds the messages queued for one connection. A client that
@@ -44,7 +145,7 @@ func (s *session) send(msg []byte) {
 		s.closeWith("too slow: reconnect to get the current state")
 		// Its writer may be stuck writing to it: closing the connection
 		// frees it.
-		go s.ws.CloseNow()
+		go s.peer.closeNow()
 	}
 }
 
@@ -84,9 +185,9 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 				}
 			}
 			frame = joinMessages(frame[:0], batch)
-			if err := s.ws.Write(context.Background(), websocket.MessageText, frame); err != nil {
+			if err := s.peer.write(frame); err != nil {
 				s.closeWith("")
-				s.ws.CloseNow()
+				s.peer.closeNow()
 				return
 			}
 			if cap(frame) > 1<<20 {
@@ -94,26 +195,32 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 			}
 		case <-ping.C:
 			pctx, cancel := context.WithTimeout(ctx, limits.PingTimeout)
-			err := s.ws.Ping(pctx)
+			err := s.peer.ping(pctx)
 			cancel()
 			if err != nil {
 				s.closeWith("")
-				s.ws.Close(websocket.StatusPolicyViolation, "no answer to ping")
+				s.peer.close(websocket.StatusPolicyViolation, "no answer to ping")
 				return
 			}
 		case <-s.done:
 			code := websocket.StatusNormalClosure
-			if s.reason == "server restarting" {
+			if s.reason == reasonRestart || s.reason == reasonMoved {
 				code = websocket.StatusServiceRestart
 			}
-			s.ws.Close(code, s.reason)
+			s.peer.close(code, s.reason)
 			return
 		case <-ctx.Done():
-			s.ws.Close(websocket.StatusServiceRestart, "server restarting")
+			s.peer.close(websocket.StatusServiceRestart, reasonRestart)
 			return
 		}
 	}
 }
+
+// The reasons a connection closes that a client reconnects after.
+const (
+	reasonRestart = "server restarting"
+	reasonMoved   = "the match moved to another server"
+)
 
 // joinMessages appends to b the messages as one frame: the message itself
 // if there is one, else a JSON array of them (messages that are arrays
@@ -150,33 +257,67 @@ type replyMsg struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+func encodeReply(m replyMsg) []byte {
+	b, _ := json.Marshal(m)
+	return b
+}
+
+func closeReason(err error) string {
+	msg := err.Error()
+	if len(msg) > 120 {
+		msg = msg[:120]
+	}
+	return msg
+}
+
+// wsQuery are what a client says when it connects: its secrets and how
+// much of the log it has.
+type wsQuery struct {
+	Token  string `json:"token"`
+	Owner  string `json:"owner"`
+	Invite string `json:"invite"`
+	Log    int    `json:"log"`
+}
+
+// errRefused is a connection the match refuses; the client is answered
+// with status and the error's text.
+type errRefused struct {
+	status int
+	msg    string
+}
+
+func (e *errRefused) Error() string { return e.msg }
+
+// link is a connection's way to its match: the room in this process, or
+// its owner elsewhere in the cluster.
+type link interface {
+	// command plays a client's command; send reports whether its reply
+	// must still be sent (it went with the state otherwise).
+	command(ctx context.Context, msg clientMsg) (reply replyMsg, send bool, err error)
+	// detach takes the connection out of the match.
+	detach()
+}
+
 // serveWS connects a client to a match: with ?token= a seat's player,
 // with ?invite= (or to a public match) a spectator; ?log=N says how much
-// of the log the client has already.
-func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
+// of the log the client has already. In a cluster, a match owned by
+// another node is reached through it: the socket stays here.
+func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	q := req.URL.Query()
-	var rt rights
-	if err := r.do(req.Context(), func() {
-		rt = r.rightsOf(q.Get("token"), q.Get("owner"), q.Get("invite"))
-	}); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "%v", err)
-		return
-	}
-	switch {
-	case q.Get("token") != "" && rt.seat < 0:
-		writeError(w, http.StatusForbidden, "this token does not play any seat of the match")
-		return
-	case !rt.read:
-		writeError(w, http.StatusForbidden, "%v", errNoRight)
-		return
-	case int(r.conns.Add(1)) > srv.limits.Connections:
-		r.conns.Add(-1)
-		srv.metrics.rejected.WithLabelValues("connections").Inc()
-		writeError(w, http.StatusServiceUnavailable, "this match has %d connections already, the most it takes", srv.limits.Connections)
-		return
-	}
-	defer r.conns.Add(-1)
 	known, _ := strconv.Atoi(q.Get("log"))
+	wq := wsQuery{Token: q.Get("token"), Owner: q.Get("owner"), Invite: q.Get("invite"), Log: max(known, 0)}
+	id := req.PathValue("id")
+	// Rights are checked before the socket is accepted, so that a refusal
+	// is an HTTP answer with a reason.
+	if err := srv.mayConnect(req.Context(), id, wq); err != nil {
+		var re *errRefused
+		if errors.As(err, &re) {
+			writeError(w, re.status, "%s", re.msg)
+		} else {
+			writeError(w, http.StatusServiceUnavailable, "%v", err)
+		}
+		return
+	}
 	// Accept checks that the page asking is the server's own (Origin).
 	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})
 	if err != nil {
@@ -187,27 +328,20 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
 	defer srv.metrics.connections.Dec()
 	ctx, cancel := context.WithCancel(srv.ctx)
 	defer cancel()
-	s := &session{ws: ws, seat: rt.seat, out: make(chan []byte, outSize), done: make(chan struct{}), sumVer: -1}
+	s := newSession(wsPeer{ws}, -1)
 	go s.writer(ctx, srv.limits)
-	if err := r.do(ctx, func() {
-		if r.m != nil {
-			s.logSent = min(max(known, 0), r.m.LogLen())
-		}
-		r.sessions[s] = struct{}{}
-		r.changed() // everybody sees who is online
-	}); err != nil {
-		s.closeWith("server restarting")
-		return
-	}
-	defer r.post(func() {
-		delete(r.sessions, s)
-		r.changed()
-	})
 	defer s.closeWith("")
 	go func() {
 		<-s.done
 		cancel()
 	}()
+	l, err := srv.attach(ctx, id, wq, s)
+	if err != nil {
+		s.closeWith(closeReason(err))
+		return
+	}
+	s.relink(l)
+	defer func() { s.currentLink().detach() }()
 	rate := newBucket(srv.limits.Rate, srv.limits.Burst)
 	var buf bytes.Buffer
 	for {
@@ -215,25 +349,64 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request, r *room) {
 		// when the session or the server ends) ends them.
 		data, err := readMessage(ws, &buf)
 		if err != nil {
+			srv.log.Debug("a client's connection ended", "match", id, "err", err, "reason", s.reason)
 			var ce websocket.CloseError
 			if !errors.As(err, &ce) && ctx.Err() == nil {
 				s.closeWith(closeReason(err))
 			}
 			return
 		}
-		if !rate.take(time.Now()) {
-			srv.metrics.rejected.WithLabelValues("rate").Inc()
-			var head struct {
-				ID int `json:"id"`
+		msg, reply, ok := srv.parseMessage(data, rate)
+		if ok {
+			var send bool
+			l := s.currentLink()
+			reply, send, err = l.command(ctx, msg)
+			if errors.Is(err, errOwnerGone) {
+				// The match's owner is gone: the session's watcher finds
+				// its next owner (this node, perhaps); the command is
+				// played there.
+				if next := s.awaitRelink(ctx, l); next != nil {
+					reply, send, err = next.command(ctx, msg)
+				}
 			}
-			json.Unmarshal(data, &head) // to name the message refused, if it says its id
-			s.send(encodeReply(replyMsg{Type: "rejected", ID: head.ID, Reason: fmt.Sprintf("too many messages: at most %g a second; try again", srv.limits.Rate)}))
-			continue
+			if err != nil {
+				reply, send = replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true
+			}
+			if !send {
+				continue
+			}
 		}
-		if reply, ok := srv.handleMessage(ctx, r, s, data); ok {
-			s.send(encodeReply(reply))
-		}
+		s.send(encodeReply(reply))
 	}
+}
+
+// parseMessage checks a client message: within its connection's rate, a
+// command in JSON. It returns the message, or the reply refusing it.
+func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg, bool) {
+	var msg clientMsg
+	if !rate.take(time.Now()) {
+		srv.metrics.rejected.WithLabelValues("rate").Inc()
+		json.Unmarshal(data, &msg) // to name the message refused, if it says its id
+		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("too many messages: at most %g a second; try again", srv.limits.Rate)}, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&msg); err != nil || dec.More() {
+		srv.metrics.rejected.WithLabelValues("malformed").Inc()
+		reason := "not a JSON message"
+		if err != nil {
+			reason += ": " + err.Error()
+		}
+		return msg, replyMsg{Type: "rejected", Reason: reason}, false
+	}
+	if msg.Type != "command" {
+		srv.metrics.rejected.WithLabelValues("malformed").Inc()
+		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}`, msg.Type)}, false
+	}
+	if len(msg.Data) > game.MaxCommand {
+		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, false
+	}
+	return msg, replyMsg{}, true
 }
 
 // readMessage reads the next message into buf (reused from message to
@@ -253,42 +426,92 @@ func readMessage(ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func encodeReply(m replyMsg) []byte {
-	b, _ := json.Marshal(m)
-	return b
-}
-
-func closeReason(err error) string {
-	msg := err.Error()
-	if len(msg) > 120 {
-		msg = msg[:120]
+// mayConnect checks that a client may connect to a match: the match
+// exists, the secrets read it (a seat's token plays a seat), and the
+// match has room for one more connection.
+func (srv *Server) mayConnect(ctx context.Context, id string, q wsQuery) error {
+	if owner, ok := srv.remoteOwner(ctx, id); ok {
+		return srv.remoteMayConnect(ctx, owner, id, q)
 	}
-	return msg
+	r, err := srv.room(ctx, id)
+	var oe *ownedElsewhere
+	if errors.As(err, &oe) {
+		return srv.remoteMayConnect(ctx, oe.node, id, q)
+	}
+	if err != nil {
+		return notFoundOr(err, id)
+	}
+	var rt rights
+	if err := r.do(ctx, func() { rt = r.rightsOf(q.Token, q.Owner, q.Invite) }); err != nil {
+		return err
+	}
+	return srv.checkRights(r, q, rt)
 }
 
-// handleMessage checks one client message and, if it is a command, passes
-// it to the room; it returns the acknowledgement or the reason for
-// refusing, unless the acknowledgement went out with the state it caused
-// (ok is false then).
-func (srv *Server) handleMessage(ctx context.Context, r *room, s *session, data []byte) (_ replyMsg, ok bool) {
-	var msg clientMsg
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&msg); err != nil || dec.More() {
-		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		reason := "not a JSON message"
-		if err != nil {
-			reason += ": " + err.Error()
+func (srv *Server) checkRights(r *room, q wsQuery, rt rights) error {
+	switch {
+	case q.Token != "" && rt.seat < 0:
+		return &errRefused{http.StatusForbidden, "this token does not play any seat of the match"}
+	case !rt.read:
+		return &errRefused{http.StatusForbidden, errNoRight.Error()}
+	case int(r.conns.Load()) >= srv.limits.Connections:
+		srv.metrics.rejected.WithLabelValues("connections").Inc()
+		return &errRefused{http.StatusServiceUnavailable, fmt.Sprintf("this match has %d connections already, the most it takes", srv.limits.Connections)}
+	}
+	return nil
+}
+
+// attach puts a session into its match: the room here, or the match's
+// owner elsewhere.
+func (srv *Server) attach(ctx context.Context, id string, q wsQuery, s *session) (link, error) {
+	if owner, ok := srv.remoteOwner(ctx, id); ok {
+		return srv.attachRemote(ctx, owner, id, q, s)
+	}
+	r, err := srv.room(ctx, id)
+	var oe *ownedElsewhere
+	if errors.As(err, &oe) {
+		return srv.attachRemote(ctx, oe.node, id, q, s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.attachLocal(ctx, q, s); err != nil {
+		return nil, err
+	}
+	return &localLink{r: r, s: s}, nil
+}
+
+// attachLocal puts a session into the room, with the seat its secrets
+// play, and sends it the state.
+func (r *room) attachLocal(ctx context.Context, q wsQuery, s *session) error {
+	var err error
+	if derr := r.do(ctx, func() {
+		rt := r.rightsOf(q.Token, q.Owner, q.Invite)
+		if err = r.srv.checkRights(r, q, rt); err != nil {
+			return
 		}
-		return replyMsg{Type: "rejected", Reason: reason}, true
+		s.seat = rt.seat
+		r.conns.Add(1)
+		if r.m != nil {
+			s.logSent = min(q.Log, r.m.LogLen())
+		}
+		r.sessions[s] = struct{}{}
+		r.changed() // everybody sees who is online
+	}); derr != nil {
+		return derr
 	}
-	if msg.Type != "command" {
-		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		return replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}`, msg.Type)}, true
-	}
-	if len(msg.Data) > game.MaxCommand {
-		return replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, true
-	}
+	return err
+}
+
+// localLink is a session in a room of this process.
+type localLink struct {
+	r    *room
+	s    *session
+	once sync.Once
+}
+
+func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool, error) {
+	r, s := l.r, l.s
 	var err error
 	acked := false
 	if derr := r.do(ctx, func() {
@@ -303,11 +526,24 @@ func (srv *Server) handleMessage(ctx context.Context, r *room, s *session, data 
 	}
 	if err != nil {
 		if !engine.IsRejected(err) {
-			srv.metrics.rejected.WithLabelValues("error").Inc()
+			r.srv.metrics.rejected.WithLabelValues("error").Inc()
 		}
-		return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true
+		return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true, nil
 	}
-	return replyMsg{Type: "ack", ID: msg.ID}, !acked
+	return replyMsg{Type: "ack", ID: msg.ID}, !acked, nil
+}
+
+func (l *localLink) detach() {
+	l.once.Do(func() {
+		r, s := l.r, l.s
+		r.post(func() {
+			if _, ok := r.sessions[s]; ok {
+				delete(r.sessions, s)
+				r.conns.Add(-1)
+				r.changed()
+			}
+		})
+	})
 }
 
 // reasonText is an error as a player reads it: a rule's refusal without

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tabulagames/tabula/bot"
+	"github.com/tabulagames/tabula/cluster"
 	"github.com/tabulagames/tabula/examples"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/server"
@@ -23,8 +25,9 @@ func newServe(ps game.Packs) *cobra.Command {
 	var addr, db, boards, logFormat, logLevel string
 	var hosts, origins []string
 	var l server.Limits
-	var idle, abandon time.Duration
+	var idle, abandon, lease time.Duration
 	var playouts int
+	var natsURL, natsEmbed, natsDir, node string
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Host games for friends in the browser",
@@ -56,11 +59,35 @@ flight are stored.`,
 			if err != nil {
 				return usageError("serve: %v", err)
 			}
+			var cl server.Cluster
+			if natsEmbed != "" {
+				url, stopNATS, err := cluster.Embed(cluster.EmbedOptions{Addr: natsEmbed, StoreDir: natsDir})
+				if err != nil {
+					return fmt.Errorf("serve: --nats-embed: %v", err)
+				}
+				defer stopNATS()
+				logger.Info("embedded NATS server", "url", url)
+				if natsURL == "" {
+					natsURL = url
+				}
+			}
+			if natsURL != "" {
+				if node == "" {
+					h, _ := os.Hostname()
+					node = strings.NewReplacer(".", "-", ":", "-").Replace(h + "-" + addrPort(addr))
+				}
+				n, err := cluster.Join(c.Context(), cluster.Options{URL: natsURL, Name: node, LeaseTTL: lease})
+				if err != nil {
+					return fmt.Errorf("serve: --cluster: %v", err)
+				}
+				cl = n
+				logger.Info("joined the cluster", "node", node, "nats", natsURL)
+			}
 			srv, err := server.New(server.Options{
 				Bots: bots, BotLevels: bot.Levels,
 				DB: db, Packs: ps, Bundled: server.BundledGames{FS: examples.Games, Default: "default"}, BoardsDir: boards,
 				Logger: logger, Addr: ln.Addr().String(), AllowedHosts: hosts, AllowedOrigins: origins, Limits: l,
-				IdleAfter: idle, AbandonAfter: abandon,
+				IdleAfter: idle, AbandonAfter: abandon, Cluster: cl, Node: node,
 			})
 			if err != nil {
 				ln.Close()
@@ -116,6 +143,11 @@ flight are stored.`,
 	f.DurationVar(&l.PingTimeout, "ping-timeout", d.PingTimeout, "how long a ping may go unanswered before the connection is closed")
 	f.DurationVar(&l.BotTime, "bot-time", d.BotTime, "the most a bot may think over one decision")
 	f.IntVar(&playouts, "bot-playouts", 500, "playouts of a strong (MCTS) bot per decision, within --bot-time")
+	f.StringVar(&natsURL, "cluster", "", "join a cluster of servers through this NATS server (nats://HOST:PORT); use a PostgreSQL --db shared by the nodes")
+	f.StringVar(&natsEmbed, "nats-embed", "", "start a NATS server with JetStream inside this process, listening on HOST:PORT (joined unless --cluster names another)")
+	f.StringVar(&natsDir, "nats-dir", "", "where the embedded NATS server keeps its data (default: a temporary folder)")
+	f.StringVar(&node, "node", "", "this server's name in the cluster: unique, and the same across restarts (default: host name and port)")
+	f.DurationVar(&lease, "lease", 0, "how long a match's lease lasts without renewal (default 10s; the same on every node)")
 	return c
 }
 
@@ -133,4 +165,13 @@ func newLogger(c *cobra.Command, format, level string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(c.ErrOrStderr(), opts)), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: use text or json", format)
+}
+
+// addrPort is the port of a listen address, for a node's default name.
+func addrPort(addr string) string {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "0"
+	}
+	return port
 }
