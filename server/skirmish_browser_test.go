@@ -156,6 +156,7 @@ func TestSkirmishInTheBrowser(t *testing.T) {
 		}
 	}
 	b.waitTrue(ann, "the fighter to stand on (0,2)", `document.querySelector('.sk-token[data-key="fighter"]').style.transform === "translate(0px, 144px)"`)
+	b.waitTrue(ann, "the rest of the fighter's turn", `!!document.getElementById("sk-end") && document.getElementById("sk-movement").textContent === "20 ft to move"`)
 	if got := b.eval(bob, `String(!!document.querySelector("dialog[open]"))`); got != "false" {
 		t.Error("the question stays open once answered")
 	}

@@ -36,6 +36,12 @@ export function shortLabels(keys) {
   return out;
 }
 
+// conditionLevel is a condition's level, or that of the part of it that
+// counts levels (a battle trance's trance-level).
+export function conditionLevel(c, k) {
+  return k.level || (c.conditions || []).find((s) => s.parent === k.name && s.level)?.level || 0;
+}
+
 // abbreviation shortens a condition's name for a badge on the map:
 // "cursed" cur, "adaptive-armour" ada.
 function abbreviation(name) {
@@ -153,10 +159,7 @@ export class GridView {
   updateToken(t, c) {
     t.g.classList.toggle("dead", !c.alive);
     t.g.classList.toggle("current", !!c.turn);
-    const frac = c.maxHp > 0 ? Math.max(0, Math.min(1, c.hp / c.maxHp)) : 0;
-    t.bar.setAttribute("width", (S - 16) * frac);
-    t.bar.setAttribute("class", "sk-hp " + (frac > 0.5 ? "good" : frac > 0.25 ? "hurt" : "bad"));
-    t.hp.textContent = c.alive ? `${c.hp}${c.tempHp ? "+" + c.tempHp : ""}` : "down";
+    this.showHP(t, c.hp, c.maxHp, c.alive ? `${c.hp}${c.tempHp ? "+" + c.tempHp : ""}` : "down");
     const top = (c.conditions || []).filter((k) => !k.parent);
     t.badges.replaceChildren();
     // Up to two badges above the disc, one in each corner; "+n" for more.
@@ -166,7 +169,7 @@ export class GridView {
         svg("rect", { width: w, height: 14, rx: 7 }),
         svg("text", { x: w / 2, y: 7.5, "text-anchor": "middle", "dominant-baseline": "central" }, text)));
     };
-    const texts = top.map((k) => abbreviation(k.name) + (k.roundsLeft ? " " + k.roundsLeft : ""));
+    const texts = top.map((k) => abbreviation(k.name) + (k.roundsLeft ? " " + k.roundsLeft : conditionLevel(c, k) ? " " + conditionLevel(c, k) : ""));
     const width = (s) => 8 + s.length * 6.2;
     if (texts.length === 1) {
       badge(texts[0], false);
@@ -203,11 +206,16 @@ export class GridView {
   // setHP shows a token's hit points as a hit leaves them.
   setHP(key, hp, maxHp) {
     const t = this.tokens.get(key);
-    if (!t) return;
+    if (t) this.showHP(t, hp, maxHp, String(hp));
+  }
+
+  // showHP fills a token's bar: green above half, orange above a quarter,
+  // red below.
+  showHP(t, hp, maxHp, text) {
     const frac = maxHp > 0 ? Math.max(0, Math.min(1, hp / maxHp)) : 0;
     t.bar.setAttribute("width", (S - 16) * frac);
     t.bar.setAttribute("class", "sk-hp " + (frac > 0.5 ? "good" : frac > 0.25 ? "hurt" : "bad"));
-    t.hp.textContent = String(hp);
+    t.hp.textContent = text;
   }
 
   // flash marks a token briefly: it was hit, or missed.

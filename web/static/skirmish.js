@@ -5,7 +5,7 @@
 // actions as buttons, and a dialog when the side may make an opportunity
 // attack. Everything offered comes from the match's legal commands.
 import { h, colour } from "./util.js";
-import { GridView, cellKey, shortLabels } from "./skirmish-grid.js";
+import { GridView, cellKey, shortLabels, conditionLevel } from "./skirmish-grid.js";
 import { rollsOf, rollCard } from "./skirmish-rolls.js";
 
 const STEP_MS = 160;
@@ -417,10 +417,12 @@ export class SkirmishPlay {
       h("span", { class: "sk-stats" }, c.alive ? `${c.hp}/${c.maxHp} HP${c.tempHp ? ` +${c.tempHp} temporary` : ""} · AC ${c.ac}` : "down"),
       c.alive && c.reactions === 0 ? h("span", { class: "sk-sub" }, " · reaction spent") : null,
       conds.length ? h("span", { class: "sk-conds" }, conds.map((k) => {
-        const subs = (c.conditions || []).filter((s) => s.parent === k.name).map((s) => s.name);
-        const title = [k.duration, k.save ? `save: ${k.save}` : "", subs.length ? `with ${subs.join(", ")}` : ""].filter(Boolean).join("; ");
+        const subs = (c.conditions || []).filter((s) => s.parent === k.name);
+        const level = conditionLevel(c, k);
+        const title = [k.duration, k.save ? `save: ${k.save}` : "", subs.length ? `with ${subs.map((s) => s.name + (s.level ? " " + s.level : "")).join(", ")}` : ""]
+          .filter(Boolean).join("; ");
         return h("span", { class: "sk-cond", title },
-          k.name, k.level ? ` ${k.level}` : "", k.roundsLeft ? h("span", { class: "sk-left" }, ` ${k.roundsLeft} round${k.roundsLeft === 1 ? "" : "s"} left`) : null);
+          k.name, level ? ` ${level}` : "", k.roundsLeft ? h("span", { class: "sk-left" }, ` ${k.roundsLeft} round${k.roundsLeft === 1 ? "" : "s"} left`) : null);
       })) : null);
   }
 }
