@@ -1,0 +1,267 @@
+// The map of a d20 skirmish: squares and walls, a token per creature (its
+// side's colour, a short label, hit points, conditions), the squares the
+// creature whose turn it is can reach, the creatures it can attack, and a
+// cursor that the arrow keys move. It draws; the renderer decides.
+import { svg, colour } from "./util.js";
+
+// S is a square's size in the drawing's units.
+const S = 72;
+
+// cellKey names a square for maps: "3,4".
+export const cellKey = (c) => `${c[0]},${c[1]}`;
+
+// shortLabels gives every creature a distinct label of a few characters:
+// "fighter" F, "goblin-2" G2; a letter more where two would look alike.
+export function shortLabels(keys) {
+  const cand = (key, n) => {
+    const num = key.match(/(\d+)$/)?.[1] || "";
+    const letters = key.slice(0, key.length - num.length).replace(/[^\p{L}]/gu, "");
+    const word = letters.slice(0, n);
+    return (word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() || "?") + num;
+  };
+  const out = new Map();
+  for (let n = 1; n <= 4 && out.size < keys.length; n++) {
+    const count = new Map();
+    for (const k of keys) if (!out.has(k)) count.set(cand(k, n), (count.get(cand(k, n)) || 0) + 1);
+    const taken = new Set(out.values());
+    for (const k of keys) {
+      if (out.has(k)) continue;
+      const c = cand(k, n);
+      if (count.get(c) === 1 && !taken.has(c)) out.set(k, c);
+    }
+  }
+  keys.forEach((k, i) => {
+    if (!out.has(k)) out.set(k, cand(k, 2) + (i + 1));
+  });
+  return out;
+}
+
+// conditionLevel is a condition's level, or that of the part of it that
+// counts levels (a battle trance's trance-level).
+export function conditionLevel(c, k) {
+  return k.level || (c.conditions || []).find((s) => s.parent === k.name && s.level)?.level || 0;
+}
+
+// abbreviation shortens a condition's name for a badge on the map:
+// "cursed" cur, "adaptive-armour" ada.
+function abbreviation(name) {
+  return name.replace(/[^\p{L}]/gu, "").slice(0, 3);
+}
+
+export class GridView {
+  // map is the view's map ({width, height, walls}); onActivate(cell) is
+  // called when a square is clicked or Enter is pressed on the cursor;
+  // onCursor(cell) when the cursor moves.
+  constructor(map, { onActivate, onCursor, label }) {
+    this.w = map.width;
+    this.h = map.height;
+    this.walls = new Set((map.walls || []).map(cellKey));
+    this.onActivate = onActivate;
+    this.onCursor = onCursor;
+    this.tokens = new Map();
+    this.cursor = null;
+    this.floor = svg("g", { class: "sk-floor" });
+    this.marks = svg("g", { class: "sk-marks" });
+    this.tokenLayer = svg("g", { class: "sk-tokens" });
+    this.cursorEl = svg("rect", { class: "sk-cursor", width: S - 4, height: S - 4, rx: 6, visibility: "hidden" });
+    this.el = svg("svg", { class: "sk-grid", viewBox: `0 0 ${this.w * S} ${this.h * S}`, role: "application", tabindex: 0,
+      "aria-label": label, style: `--cols:${this.w}` }, this.floor, this.marks, this.tokenLayer, this.cursorEl);
+    for (let y = 0; y < this.h; y++) {
+      for (let x = 0; x < this.w; x++) {
+        const wall = this.walls.has(cellKey([x, y]));
+        const sq = svg("rect", { class: wall ? "sk-wall" : "sk-square", x: x * S, y: y * S, width: S, height: S, "data-x": x, "data-y": y });
+        if (!wall) {
+          sq.addEventListener("click", () => {
+            this.setCursor([x, y]);
+            this.onActivate([x, y]);
+          });
+        }
+        this.floor.append(sq);
+      }
+    }
+    // Coordinates along the edges help people say where they mean.
+    this.el.addEventListener("keydown", (e) => this.key(e));
+    this.el.addEventListener("focus", () => {
+      if (!this.cursor) this.setCursor(this.home || [0, 0]);
+      this.cursorEl.setAttribute("visibility", "visible");
+    });
+    this.el.addEventListener("blur", () => this.cursorEl.setAttribute("visibility", "hidden"));
+  }
+
+  isWall(c) {
+    return this.walls.has(cellKey(c));
+  }
+
+  key(e) {
+    const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (d) {
+      e.preventDefault();
+      const c = this.cursor || this.home || [0, 0];
+      this.setCursor([Math.max(0, Math.min(this.w - 1, c[0] + d[0])), Math.max(0, Math.min(this.h - 1, c[1] + d[1]))]);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (this.cursor) this.onActivate(this.cursor);
+    } else if (e.key === "Home" && this.home) {
+      e.preventDefault();
+      this.setCursor(this.home);
+    }
+  }
+
+  setCursor(c) {
+    this.cursor = c;
+    this.cursorEl.setAttribute("x", c[0] * S + 2);
+    this.cursorEl.setAttribute("y", c[1] * S + 2);
+    if (document.activeElement === this.el) {
+      this.cursorEl.setAttribute("visibility", "visible");
+      this.cursorEl.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+    }
+    this.onCursor?.(c);
+  }
+
+  // setCombatants draws every creature where the view says it is; the
+  // fallen first, under the living.
+  setCombatants(list, labels) {
+    const order = [...list].sort((a, b) => Number(a.alive) - Number(b.alive));
+    const seen = new Set();
+    for (const c of order) {
+      seen.add(c.key);
+      let t = this.tokens.get(c.key);
+      if (!t) {
+        t = this.makeToken(c, labels.get(c.key));
+        this.tokens.set(c.key, t);
+      }
+      this.tokenLayer.append(t.g); // in order: the living on top
+      this.updateToken(t, c);
+      this.place(c.key, c.at, false);
+    }
+    for (const [k, t] of this.tokens) {
+      if (!seen.has(k)) {
+        t.g.remove();
+        this.tokens.delete(k);
+      }
+    }
+  }
+
+  makeToken(c, label) {
+    const g = svg("g", { class: "sk-token", "data-key": c.key, "data-seat": c.seat });
+    const ring = svg("circle", { class: "sk-ring", cx: S / 2, cy: S / 2 - 2, r: 27 });
+    const disc = svg("circle", { class: "sk-disc", cx: S / 2, cy: S / 2 - 2, r: 21, fill: colour(c.seat) });
+    const text = svg("text", { class: "sk-label", x: S / 2, y: S / 2 - 2, "text-anchor": "middle", "dominant-baseline": "central" }, label);
+    const barBack = svg("rect", { class: "sk-hp-back", x: 8, y: S - 13, width: S - 16, height: 9, rx: 3 });
+    const bar = svg("rect", { class: "sk-hp", x: 8, y: S - 13, width: S - 16, height: 9, rx: 3 });
+    const hp = svg("text", { class: "sk-hp-text", x: S / 2, y: S - 8.5, "text-anchor": "middle", "dominant-baseline": "central" });
+    const badges = svg("g", { class: "sk-badges" });
+    const title = svg("title");
+    g.append(ring, disc, text, barBack, bar, hp, badges, title);
+    return { g, ring, disc, text, bar, hp, badges, title, at: null };
+  }
+
+  updateToken(t, c) {
+    t.g.classList.toggle("dead", !c.alive);
+    t.g.classList.toggle("current", !!c.turn);
+    this.showHP(t, c.hp, c.maxHp, c.alive ? `${c.hp}${c.tempHp ? "+" + c.tempHp : ""}` : "down");
+    const top = (c.conditions || []).filter((k) => !k.parent);
+    t.badges.replaceChildren();
+    // Up to two badges above the disc, one in each corner; "+n" for more.
+    const badge = (text, left, cls = "") => {
+      const w = 8 + text.length * 6.2;
+      t.badges.append(svg("g", { class: "sk-badge" + cls, transform: `translate(${left ? 2 : S - 2 - w},2)` },
+        svg("rect", { width: w, height: 14, rx: 7 }),
+        svg("text", { x: w / 2, y: 7.5, "text-anchor": "middle", "dominant-baseline": "central" }, text)));
+    };
+    const texts = top.map((k) => abbreviation(k.name) + (k.roundsLeft ? " " + k.roundsLeft : conditionLevel(c, k) ? " " + conditionLevel(c, k) : ""));
+    const width = (s) => 8 + s.length * 6.2;
+    if (texts.length === 1) {
+      badge(texts[0], false);
+    } else if (texts.length === 2 && width(texts[0]) + width(texts[1]) <= S - 6) {
+      badge(texts[0], false);
+      badge(texts[1], true);
+    } else if (texts.length > 1) {
+      badge(texts[0], false);
+      badge(`+${texts.length - 1}`, true, " more");
+    }
+    const conds = top.map((k) => k.name + (k.roundsLeft ? ` (${k.roundsLeft} round${k.roundsLeft > 1 ? "s" : ""} left)` : "")).join(", ");
+    t.title.textContent = `${c.name} (${c.key}, ${c.side}): ${c.alive ? `${c.hp}/${c.maxHp} HP` : "down"}, AC ${c.ac}` + (conds ? `; ${conds}` : "");
+  }
+
+  // place puts a token on a square (sliding there if animate).
+  place(key, at, animate = true) {
+    const t = this.tokens.get(key);
+    if (!t) return;
+    if (t.at && t.at[0] === at[0] && t.at[1] === at[1]) return;
+    t.g.classList.toggle("still", !animate);
+    t.g.style.transform = `translate(${at[0] * S}px, ${at[1] * S}px)`;
+    t.at = at;
+  }
+
+  // reveal scrolls a map wider (or taller) than its frame to a square.
+  reveal(at) {
+    const wrap = this.el.parentElement;
+    if (!wrap || !at) return;
+    const scale = this.el.clientWidth / (this.w * S);
+    if (wrap.scrollWidth > wrap.clientWidth) wrap.scrollLeft = Math.max(0, (at[0] + 0.5) * S * scale - wrap.clientWidth / 2);
+    if (wrap.scrollHeight > wrap.clientHeight) wrap.scrollTop = Math.max(0, (at[1] + 0.5) * S * scale - wrap.clientHeight / 2);
+  }
+
+  // setHP shows a token's hit points as a hit leaves them.
+  setHP(key, hp, maxHp) {
+    const t = this.tokens.get(key);
+    if (t) this.showHP(t, hp, maxHp, String(hp));
+  }
+
+  // showHP fills a token's bar: green above half, orange above a quarter,
+  // red below.
+  showHP(t, hp, maxHp, text) {
+    const frac = maxHp > 0 ? Math.max(0, Math.min(1, hp / maxHp)) : 0;
+    t.bar.setAttribute("width", (S - 16) * frac);
+    t.bar.setAttribute("class", "sk-hp " + (frac > 0.5 ? "good" : frac > 0.25 ? "hurt" : "bad"));
+    t.hp.textContent = text;
+  }
+
+  // flash marks a token briefly: it was hit, or missed.
+  flash(key, how) {
+    const t = this.tokens.get(key);
+    if (!t) return;
+    t.g.classList.remove("flash-hit", "flash-miss");
+    void t.g.getBBox?.(); // restart the animation
+    t.g.classList.add(how === "miss" ? "flash-miss" : "flash-hit");
+  }
+
+  // setMarks highlights the squares a move reaches (with the creatures a
+  // move there would provoke), the creatures that can be attacked, and
+  // others to point out (who reacts to whom).
+  setMarks({ reach = new Map(), targets = new Set(), pointed = new Set() } = {}) {
+    this.marks.replaceChildren();
+    for (const [k, r] of reach) {
+      const [x, y] = k.split(",").map(Number);
+      const provokes = r.provokes?.length > 0;
+      const g = svg("g", { class: "sk-reach" + (provokes ? " provokes" : ""), "data-x": x, "data-y": y, "data-provokes": (r.provokes || []).join(" ") },
+        svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 8 }),
+        svg("text", { class: "sk-feet", x: x * S + 7, y: y * S + S - 9 }, `${r.feet}`));
+      if (provokes) {
+        g.append(svg("text", { class: "sk-warn", x: x * S + S - 8, y: y * S + 18, "text-anchor": "end" }, "⚠"),
+          svg("text", { class: "sk-provokers", x: x * S + S / 2, y: y * S + S / 2 + 5, "text-anchor": "middle" }, r.provokers));
+      }
+      this.marks.append(g);
+    }
+    for (const [key, t] of this.tokens) {
+      t.g.classList.toggle("target", targets.has(key));
+      t.g.classList.toggle("pointed", pointed.has(key));
+    }
+  }
+
+  // setTitles gives squares the words of what clicking them does.
+  setTitles(titleOf) {
+    for (const sq of this.floor.children) {
+      const c = [Number(sq.dataset.x), Number(sq.dataset.y)];
+      const text = titleOf(c);
+      let t = sq.querySelector("title");
+      if (!text) {
+        t?.remove();
+        continue;
+      }
+      if (!t) sq.append((t = svg("title")));
+      t.textContent = text;
+    }
+  }
+}
