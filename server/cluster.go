@@ -324,6 +324,11 @@ func (srv *Server) attachRemote(ctx context.Context, owner, id string, q wsQuery
 		if errors.Is(err, errOwnerGone) {
 			// Wait for the lease to expire: the match comes here, or to
 			// the node that takes it.
+			select {
+			case <-time.After(100 * time.Millisecond):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 			return srv.attach(ctx, id, q, s)
 		}
 		return nil, err
@@ -442,6 +447,12 @@ func (l *remoteLink) watch(ctx context.Context) {
 			if owner, ok := c.Owner(ctx, l.match); ok && owner == l.owner {
 				continue
 			}
+			// Nobody owns it, or another node does: make sure, as an
+			// answer may be lost or late.
+			time.Sleep(100 * time.Millisecond)
+			if owner, ok := c.Owner(ctx, l.match); ok && owner == l.owner {
+				continue
+			}
 		}
 		l.mu.Lock()
 		gone := l.gone
@@ -461,6 +472,7 @@ func (l *remoteLink) watch(ctx context.Context) {
 			l.s.closeWith(reasonMoved)
 			return
 		}
+		l.srv.log.Debug("a client follows its match to its next server", "match", l.match, "from", l.owner)
 		l.s.relink(next)
 		return
 	}

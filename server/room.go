@@ -908,7 +908,7 @@ func (r *room) broadcast() {
 			msg = r.stateFor(s.seat, s.logSent, s.sumVer != r.sumVer)
 			encoded[k] = msg
 		}
-		if s == r.ackTo {
+		if s == r.ackTo && !s.relayed() {
 			msg = withAck(msg, r.ackID)
 			r.ackTo = nil
 		}

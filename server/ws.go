@@ -67,6 +67,14 @@ func newSession(p peer, seat int) *session {
 		moved: make(chan struct{}, 1)}
 }
 
+// relayed reports whether the session's client is another node's: its
+// acknowledgements are answered to that node's request rather than sent
+// with the state, which might be lost if the client moves meanwhile.
+func (s *session) relayed() bool {
+	_, ok := s.peer.(*remotePeer)
+	return ok
+}
+
 // relink gives the session a new way to its match.
 func (s *session) relink(l link) {
 	s.linkMu.Lock()
