@@ -37,6 +37,16 @@ type FormField struct {
 	Default  any      `json:"default,omitempty"`
 	Required bool     `json:"required,omitempty"`
 	Values   []string `json:"values,omitempty"`
+	// Min and Max bound a number (int, number) or an effect's turns: the
+	// loader refuses a value outside them. nil: no bound.
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
+}
+
+// within returns a field with a range.
+func within(f FormField, lo, hi float64) FormField {
+	f.Min, f.Max = &lo, &hi
+	return f
 }
 
 // Catalog returns the pack's catalog, a Catalog: every trigger and action
@@ -59,18 +69,18 @@ func (p *Pack) Catalog() any {
 			{SetPlayerState, "Set the player's state; the game ends when everybody has COMPLETED_GAME.",
 				[]FormField{{Name: "state", Type: "choice", Required: true, Values: PlayerStates, Doc: "the new state"}}},
 			{DisplacePlayer, "Move on (positive) or back along the path taken (negative).",
-				[]FormField{{Name: "steps", Type: "int", Required: true, Doc: "how many steps; negative to go back"}}},
+				[]FormField{within(FormField{Name: "steps", Type: "int", Required: true, Doc: "how many steps; negative to go back"}, -MaxDisplace, MaxDisplace)}},
 			{ApplyEffect, "Put an effect on the player for some turns.",
-				[]FormField{{Name: "effect", Type: "effect", Required: true, Values: EffectTypes, Doc: "the effect, its id and its number of turns"}}},
+				[]FormField{within(FormField{Name: "effect", Type: "effect", Required: true, Values: EffectTypes, Doc: "the effect, its id and its number of turns"}, 0, MaxEffectTurns)}},
 			{SetPlayerSpace, "Teleport the player to a space.",
 				[]FormField{{Name: "spaceId", Type: "space", Required: true, Doc: "the space to go to"}}},
 			{ForceStop, "End the move here.", []FormField{}},
 			{SwapPlaces, "Swap spaces with a player (by name or seat), or a random other one.",
 				[]FormField{{Name: "targetPlayerId", Type: "text", Doc: "whom to swap with; empty for a random other player"}}},
 			{SetStat, "Set a stat of the player.",
-				[]FormField{stat, {Name: "value", Type: "number", Required: true, Doc: "the new value"}, mode}},
+				[]FormField{stat, within(FormField{Name: "value", Type: "number", Required: true, Doc: "the new value"}, -MaxStat, MaxStat), mode}},
 			{ChangeStat, "Add to a stat of the player.",
-				[]FormField{stat, {Name: "delta", Type: "number", Required: true, Doc: "how much to add (negative: take away)"}, mode}},
+				[]FormField{stat, within(FormField{Name: "delta", Type: "number", Required: true, Doc: "how much to add (negative: take away)"}, -MaxStat, MaxStat), mode}},
 		},
 		Priorities:      engine.PriorityNames,
 		DefaultPriority: engine.Mid.String(),

@@ -205,30 +205,43 @@ func (m *Match) choice(seat int, c Command) (int, error) {
 	return 0, engine.Rejectf("space %q is not one of the ways %s can go: %s", c.Space, m.s.Players[seat].Name, strings.Join(ids, ", "))
 }
 
+// MaxWalk is the most steps a match walks without anyone's input: a walk
+// that goes on longer (a loop whose spaces keep adding steps) stops where
+// the player stands, as FORCE_STOP stops it, and the turn ends there even
+// if landing adds steps again.
+const MaxWalk = 10_000
+
 // advance runs the turn's automatic steps (start of turn, each step of a
 // move, end of turn), each as its own chain, until a player must act.
 func (m *Match) advance() error {
 	s, e, fx := m.s, m.e, &m.def.pack.fx
+	walked := 0
 	for !e.IsWaiting() && !s.Over {
-		var call engine.Effect[struct{}]
+		var call engine.EffectCall
 		switch s.Phase {
 		case phaseNone:
-			call = fx.startGame
+			call = fx.startGame.Call(struct{}{})
 		case phaseFirst, PhaseStart, phaseAgain:
-			call = fx.beginTurn
+			call = fx.beginTurn.Call(struct{}{})
 		case PhaseRoll:
 			return nil
 		case PhaseMove:
-			call = fx.step
-			if s.RemainingMoves == 0 {
-				call = fx.endTurn
+			// Past the stop, the turn ends even if landing added steps.
+			switch {
+			case s.RemainingMoves == 0 || walked > MaxWalk:
+				call = fx.endTurn.Call(struct{}{})
+			case walked == MaxWalk:
+				call = fx.forceStop.Call(ForceStopArgs{})
+			default:
+				call = fx.step.Call(struct{}{})
 			}
+			walked++
 		case PhaseEnd:
-			call = fx.endTurn
+			call = fx.endTurn.Call(struct{}{})
 		default:
 			return fmt.Errorf("party: unknown phase %q", s.Phase)
 		}
-		if err := e.Run(engine.PlayerID(s.Current), call.Call(struct{}{})); err != nil {
+		if err := e.Run(engine.PlayerID(s.Current), call); err != nil {
 			return err
 		}
 	}

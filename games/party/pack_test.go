@@ -576,6 +576,11 @@ func TestCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if *update {
+		if err := os.WriteFile("testdata/catalog.golden.json", append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	want, err := os.ReadFile("testdata/catalog.golden.json")
 	if err != nil {
 		t.Fatal(err)

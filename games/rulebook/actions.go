@@ -164,6 +164,10 @@ func (x *run) eventTile() int {
 // scope returns the scope of an expression evaluated for a player.
 func (x *run) scope(seat int) *scope { return &scope{s: x.s, ev: x.ev, player: seat} }
 
+// int returns a number field's value for a player. A number an expression
+// gives outside the field's range is brought back into it (0 dice roll
+// one die), so that what validates cannot break at run time; numbers
+// written as such were checked when the file was loaded.
 func (x *run) int(name string, seat int) (int, error) {
 	v := x.a.vals[name]
 	if v.e == nil {
@@ -174,7 +178,7 @@ func (x *run) int(name string, seat int) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", name, err)
 	}
-	return n, nil
+	return x.a.info.field(name).clamp(n), nil
 }
 
 func (x *run) str(name string, seat int) (string, error) {
@@ -368,9 +372,6 @@ func doRoll(x *run) error {
 		if err != nil {
 			return err
 		}
-		if n < 1 || n > 100 || sides < 1 || sides > 1000 {
-			return fmt.Errorf("cannot roll %d dice of %d sides (1 to 100 dice of 1 to 1000 sides)", n, sides)
-		}
 		s.Dice = s.Dice[:0]
 		total := 0
 		for range n {
@@ -423,9 +424,6 @@ func doDraw(x *run) error {
 }
 
 // --- moves ---
-
-// maxSteps bounds a walk, so that a huge number cannot hang a match.
-const maxSteps = 10_000
 
 // ways are the tiles a walk may take from a tile.
 func (s *State) ways(tile int, back bool) []int {

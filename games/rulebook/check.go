@@ -475,8 +475,8 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		json.Unmarshal(raw, &v)
 		if x, ok := v.(float64); !ok || x != float64(int(x)) {
 			c.errorf(ptr, "must be a whole number, not %s", diag.JSONKind(v))
-		} else if f.Name != "scoreMinBound" && x < 0 {
-			c.errorf(ptr, "cannot be negative")
+		} else {
+			c.inRange(ptr, f, int(x))
 		}
 	case TypeInt:
 		c.value(ptr, f, raw)
@@ -626,6 +626,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 	} else if !slices.Contains(selectorNames(), a.Player) {
 		c.errorf(ptr+"/player", "unknown player %q%s; whose queue: %s", a.Player, diag.DidYouMean(a.Player, selectorNames()), strings.Join(selectorNames(), ", "))
 	}
+	c.inRange(ptr+"/priority", priorityField, a.Priority)
 	if a.Where != "" {
 		if e, probs := compileExpr(a.Where, cel.BoolType); probs != nil {
 			c.atString(ptr+"/where", probs, "condition")
@@ -701,6 +702,9 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 			if err != nil {
 				return fail("must be a whole number, not %s", num)
 			}
+			if !c.inRange(ptr, f, i) {
+				return value{}, false
+			}
 			return value{lit: i}, true
 		}
 		if !isStr || f.Type == TypeCount {
@@ -749,6 +753,15 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 		return c.exprValue(ptr, s, cel.BoolType, n)
 	}
 	return value{lit: s}, true
+}
+
+// inRange reports a number outside its field's range.
+func (c *checker) inRange(ptr string, f Field, n int) bool {
+	if !f.outside(n) {
+		return true
+	}
+	c.errorf(ptr, "%s must be %s (%s), not %d", f.Name, f.rangeText(), f.Doc, n)
+	return false
 }
 
 func (c *checker) exprValue(ptr, src string, typ *cel.Type, n int) (value, bool) {

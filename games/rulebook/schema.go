@@ -169,6 +169,12 @@ func fieldSchema(f Field) obj {
 	default:
 		s = obj{"type": "string"}
 	}
+	if f.Min != nil {
+		s["minimum"] = *f.Min
+	}
+	if f.Max != nil {
+		s["maximum"] = *f.Max
+	}
 	s["description"] = f.Doc
 	if f.Default != nil {
 		s["default"] = f.Default
