@@ -10,6 +10,12 @@ type Catalog struct {
 	Actions         []CatalogAction `json:"actions"`
 	Priorities      []string        `json:"priorities"`
 	DefaultPriority string          `json:"defaultPriority"`
+	// PriorityOrder says which way priorities run: "highest-first" (a
+	// CRITICAL event runs before a VERY_LOW one). Rule books run the other
+	// way: there lower numbers run first.
+	PriorityOrder string `json:"priorityOrder"`
+	// PriorityDoc says the same in words.
+	PriorityDoc string `json:"priorityDoc"`
 	// States are an event's states in a board file.
 	States []string `json:"states"`
 }
@@ -51,7 +57,8 @@ func within(f FormField, lo, hi float64) FormField {
 
 // Catalog returns the pack's catalog, a Catalog: every trigger and action
 // (with the payload each reads, as docs/boards.md describes them), the
-// priorities and the default one.
+// priorities (listed from the lowest), the default one, and which way they
+// run.
 func (p *Pack) Catalog() any {
 	message := FormField{Name: "message", Type: "text", Required: true, Doc: "the text to show; placeholders such as {{CURRENT_PLAYER_NAME}} and {{RANDOM_WORD}} are drawn when it is shown"}
 	stat := FormField{Name: "statId", Type: "text", Required: true, Doc: "the stat, such as drinks"}
@@ -84,6 +91,8 @@ func (p *Pack) Catalog() any {
 		},
 		Priorities:      engine.PriorityNames,
 		DefaultPriority: engine.Mid.String(),
+		PriorityOrder:   "highest-first",
+		PriorityDoc:     "Events that fire together run highest priority first (CRITICAL before VERY_LOW), ties in board order.",
 		States:          []string{"READY", "INACTIVE"},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 )
@@ -166,5 +167,32 @@ func TestEndlessWalkStops(t *testing.T) {
 		if got := g.Log(game.Spectator, 0); !slices.ContainsFunc(got, func(e game.Entry) bool { return e.Text == "Ann stops" }) {
 			t.Errorf("%s: the log does not say that Ann stops", trigger)
 		}
+	}
+}
+
+// Priorities run the way the catalog says: of two events that fire
+// together, listed in the other order, the one the catalog's order puts
+// first runs first.
+func TestPriorityRunsAsTheCatalogSays(t *testing.T) {
+	c := testPack.Catalog().(Catalog)
+	low, high := c.Priorities[0], c.Priorities[len(c.Priorities)-1]
+	first := map[string]string{"highest-first": high, "lowest-first": low}[c.PriorityOrder]
+	if first == "" {
+		t.Fatalf("the catalog's priority order is %q", c.PriorityOrder)
+	}
+	set := func(prio, value string) Event {
+		p, _ := engine.ParsePriority(prio)
+		e := ev(OnLand, SetStat, SetStatArgs{Stat: "last", Value: map[string]float64{low: 1, high: 2}[value]})
+		e.Priority = p
+		return e
+	}
+	g := newTestGame(t, []Space{sp("1", next("2")), sp("2", nil, set(low, low), set(high, high))}, "Ann")
+	play(t, g, rollCmd(0, 1))
+	ran := map[float64]string{1: low, 2: high}[g.s.Players[0].StatValue("last")]
+	if ran == first {
+		t.Errorf("the catalog says %s, but %s ran last", c.PriorityOrder, ran)
+	}
+	if !strings.Contains(c.PriorityDoc, "highest priority first") {
+		t.Errorf("the catalog's words: %q", c.PriorityDoc)
 	}
 }

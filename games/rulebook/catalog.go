@@ -201,6 +201,12 @@ type CatalogInfo struct {
 	Selectors  []Choice        `json:"selectors"`
 	// DefaultPriority is the priority of an action that gives none.
 	DefaultPriority int `json:"defaultPriority"`
+	// PriorityOrder says which way priorities run: "lowest-first" (an
+	// action at 1 runs before one at 5). Party boards run the other way:
+	// there the highest priority runs first.
+	PriorityOrder string `json:"priorityOrder"`
+	// PriorityDoc says the same in words.
+	PriorityDoc string `json:"priorityDoc"`
 }
 
 // Catalog returns everything a rule can be made of. The value is a copy:
@@ -212,6 +218,8 @@ func Catalog() CatalogInfo {
 		Variables:       slices.Clone(variables),
 		Selectors:       slices.Clone(selectors),
 		DefaultPriority: DefaultPriority,
+		PriorityOrder:   "lowest-first",
+		PriorityDoc:     "Queued actions run lowest priority number first (1 before 5), equal numbers in the order they were queued.",
 	}
 	for _, a := range actions {
 		c.Actions = append(c.Actions, *a)
@@ -536,7 +544,7 @@ func actionNames() []string {
 }
 
 // priorityField is the "priority" member of actions.
-var priorityField = ranged(Field{Name: "priority", Type: TypeCount, Doc: "when: lower numbers run first, equal ones in the order they were queued", Default: DefaultPriority}, -maxPriority, maxPriority)
+var priorityField = ranged(Field{Name: "priority", Type: TypeCount, Doc: "when: lower numbers run first (1 before 5; a party board runs its highest first), equal ones in the order they were queued", Default: DefaultPriority}, -maxPriority, maxPriority)
 
 // commonActionFields are the members every action has besides its own.
 var commonActionFields = []Field{

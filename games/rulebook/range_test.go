@@ -2,6 +2,7 @@ package rulebook
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,5 +171,36 @@ func TestEveryCatalogEntryPlaysAtItsExtremes(t *testing.T) {
 			}
 			play(p.Name+"/"+which, file(append(rules, preset)...))
 		}
+	}
+}
+
+// Priorities run the way the catalog says: of two actions of one rule,
+// queued in the other order, the one the catalog's order puts first runs
+// first.
+func TestPriorityRunsAsTheCatalogSays(t *testing.T) {
+	c := Catalog()
+	low, high := 1, 3 // both before the first turn begins (at 5)
+	first := map[string]string{"lowest-first": "low", "highest-first": "high"}[c.PriorityOrder]
+	if first == "" {
+		t.Fatalf("the catalog's priority order is %q", c.PriorityOrder)
+	}
+	src := `{"game": "rulebook", "board": {"tiles": [{"id": "a", "next": ["b"]}, {"id": "b"}]}, "rules": [{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"},
+ {"when": {"event": "START_GAME"}, "then": [{"action": "SAY", "text": "high", "priority": ` + strconv.Itoa(high) + `}, {"action": "SAY", "text": "low", "priority": ` + strconv.Itoa(low) + `}]}]}`
+	def, list := pack.Parse("g.json", []byte(src))
+	if def == nil {
+		t.Fatal(lines(list))
+	}
+	m := start(t, def, game.Setup{Players: []string{"Ann", "Bob"}})
+	var said []string
+	for _, e := range m.Log(game.Spectator, 0) {
+		if e.Kind == "note" {
+			said = append(said, e.Text)
+		}
+	}
+	if len(said) != 2 || said[0] != first {
+		t.Errorf("the catalog says %s, but the notes come %v", c.PriorityOrder, said)
+	}
+	if !strings.Contains(c.PriorityDoc, "lowest") || !strings.Contains(priorityField.Doc, "lower numbers run first") {
+		t.Errorf("the catalog's words: %q, %q", c.PriorityDoc, priorityField.Doc)
 	}
 }
