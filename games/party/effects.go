@@ -67,17 +67,19 @@ func startGame(c *engine.Ctx, s *State, _ struct{}) error {
 
 // startCandidates lists the possible starting spaces: those the rules
 // name, else those typed "start", else the first space.
-func startCandidates(d *Definition) []int {
+func startCandidates(d *Definition) []int { return candidates(d.Board, d.byID) }
+
+func candidates(b *Board, byID map[string]int) []int {
 	var out []int
-	for _, id := range d.Board.Rules.Start.SpaceIDs {
-		if i, ok := d.byID[id]; ok {
+	for _, id := range b.Rules.Start.SpaceIDs {
+		if i, ok := byID[id]; ok {
 			out = append(out, i)
 		}
 	}
 	if len(out) > 0 {
 		return out
 	}
-	for i, sp := range d.Board.Spaces {
+	for i, sp := range b.Spaces {
 		if sp.Type == "start" {
 			out = append(out, i)
 		}
@@ -86,6 +88,17 @@ func startCandidates(d *Definition) []int {
 		return out
 	}
 	return []int{0}
+}
+
+// startSpaces are the spaces players may start on: every candidate when
+// they spread or draw their start, else the first.
+func startSpaces(b *Board, byID map[string]int) []int {
+	cands := candidates(b, byID)
+	switch b.Rules.Start.Mode {
+	case "spread", "random":
+		return cands
+	}
+	return cands[:1]
 }
 
 // skipped are the states whose turns are skipped.

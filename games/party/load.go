@@ -194,6 +194,7 @@ func (p *parser) finish(b *Board) (*Board, diag.List) {
 	if b != nil && !p.stop {
 		p.checkRefs(b)
 		p.checkEnding(b)
+		p.checkTraps(b)
 	}
 	var all diag.List
 	for _, pt := range p.parts {

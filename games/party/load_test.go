@@ -217,7 +217,7 @@ func TestLoadEffectArgs(t *testing.T) {
 func TestDiagnostics(t *testing.T) {
 	// Each board is one space whose events are given; wrap places them.
 	wrap := func(events string) string {
-		return `{"spaces": [{"id": "a", "connections": [{"targetId": "a"}], "events": [
+		return `{"spaces": [{"id": "a", "connections": [{"targetId": "a"}, {"targetId": "end"}], "events": [
 ` + events + `
 ]}, {"id": "end", "events": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "SET_PLAYER_STATE", "payload": {"state": "COMPLETED_GAME"}}}]}]}`
 	}

@@ -204,3 +204,45 @@ func TestPriorityRunsAsTheCatalogSays(t *testing.T) {
 		t.Errorf("the catalog's words: %q, %q", c.PriorityDoc, priorityField.Doc)
 	}
 }
+
+// A game that ends on tiles warns about the tiles where players get
+// stuck: from a tile they can reach, no way leads to a finish. Jumps,
+// teleports and walking back are ways; a teleport to a computed tile may
+// lead anywhere, which leaves nothing to warn about.
+func TestTraps(t *testing.T) {
+	tiles := func(loopB string) string {
+		return `"board": {"tiles": [{"id": "s", "name": "Start", "next": ["f"]}, {"id": "f", "name": "Fork", "next": ["end", "x"]},
+ {"id": "x", "name": "Crossroads", "next": ["a"]}, {"id": "a", "name": "Loop A", "next": ["b"]}, ` + loopB + `, {"id": "end", "name": "Finish"}]}`
+	}
+	const loop = `{"id": "b", "name": "Loop B", "next": ["a"]}`
+	const base = `{"preset": "Turn"}, {"preset": "DieMove"}`
+	for _, c := range []struct{ name, src, want string }{
+		{"a loop with no way out", tiles(loop) + `, "rules": [` + base + `, {"preset": "FiniteBoardWin"}]`,
+			"/board/tiles/2: from Crossroads, no way leads to a finish: Loop A, Loop B"},
+		{"a dead end beside the winning tile", tiles(loop) + `, "rules": [` + base + `, {"preset": "FiniteBoardWin", "tile": "b"}]`,
+			"/board/tiles/5: from Finish, no way leads to a finish"},
+		{"a winning tile the start cannot reach", `"board": {"tiles": [{"id": "s", "name": "Start", "next": ["t"]}, {"id": "t", "name": "Turn", "next": ["s"]}, {"id": "w", "name": "Goal"}]}, "rules": [` + base + `, {"preset": "FiniteBoardWin"}]`,
+			"/board/tiles/0: from Start, no way leads to a finish: Turn"},
+		{"a rule of its own that wins", tiles(loop) + `, "rules": [` + base + `, {"when": {"event": "TILE_LANDED", "tile": "end"}, "then": [{"action": "WIN"}]}]`,
+			"/board/tiles/2: from Crossroads, no way leads to a finish: Loop A, Loop B"},
+		{"a jump out of the loop", tiles(`{"id": "b", "name": "Loop B", "next": ["a"], "jump": "f"}`) + `, "rules": [` + base + `, {"preset": "Jump"}, {"preset": "FiniteBoardWin"}]`, ""},
+		{"a teleport out of the loop", tiles(loop) + `, "rules": [` + base + `, {"preset": "FiniteBoardWin"}, {"when": {"event": "TILE_LANDED", "tile": "b"}, "then": [{"action": "MOVE_TO", "to": "f"}]}]`, ""},
+		{"walking back out of the loop", tiles(loop) + `, "rules": [` + base + `, {"preset": "FiniteBoardWin"}, {"when": {"event": "DICE_ROLLED"}, "if": "roll == 1", "then": [{"action": "MOVE", "steps": -3}]}]`, ""},
+		{"a teleport to a computed tile", tiles(loop) + `, "rules": [` + base + `, {"preset": "FiniteBoardWin"}, {"when": {"event": "TILE_LANDED", "tile": "b"}, "then": [{"action": "MOVE_TO", "to": "player.tile"}]}]`, ""},
+		{"a game that does not end on tiles", tiles(loop) + `, "rules": [` + base + `, {"preset": "TurnLimit", "rounds": 10}]`, ""},
+	} {
+		_, list := pack.Parse("g.json", []byte(`{"game": "rulebook", `+c.src+`}`))
+		var got []string
+		for _, d := range list {
+			if strings.Contains(d.Message, "no way leads") {
+				got = append(got, d.Pointer+": "+d.Message)
+			}
+			if d.Severity == diag.Error {
+				t.Errorf("%s: %s", c.name, d)
+			}
+		}
+		if strings.Join(got, "\n") != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, strings.Join(got, "\n"), c.want)
+		}
+	}
+}
