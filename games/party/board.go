@@ -192,6 +192,10 @@ type Action struct {
 // The message may hold placeholders such as {{RANDOM_WORD}}.
 type PromptArgs struct {
 	Message string
+	// Everyone has every player acknowledge a prompt to everybody
+	// (everyoneAcknowledges); without it, the current player does and the
+	// others read it as a notice.
+	Everyone bool
 }
 
 // StateArgs is the payload of SET_PLAYER_STATE.

@@ -34,8 +34,8 @@ type CatalogAction struct {
 }
 
 // FormField is one member of a payload, in the shape every pack's editor
-// forms share. Types: text, number, int, choice, space (a space's id) and
-// effect ({"type", "args": [id, turns]}).
+// forms share. Types: text, number, int, choice, bool (true or false),
+// space (a space's id) and effect ({"type", "args": [id, turns]}).
 type FormField struct {
 	Name     string   `json:"name"`
 	Type     string   `json:"type"`
@@ -71,7 +71,8 @@ func (p *Pack) Catalog() any {
 			{Code, "when its condition (CEL, the trigger's payload) holds, checked after the roll, each step and each action"},
 		},
 		Actions: []CatalogAction{
-			{PromptAllPlayers, "Show a message to everybody; each acknowledges it.", []FormField{message}},
+			{PromptAllPlayers, "Show a message to everybody; the current player acknowledges it, the others read it as a notice (every player acknowledges it with everyoneAcknowledges).",
+				[]FormField{message, {Name: "everyoneAcknowledges", Type: "bool", Default: false, Doc: "every player must acknowledge the message, not only the current player"}}},
 			{PromptCurrentPlayer, "Show a message to the current player.", []FormField{message}},
 			{SetPlayerState, "Set the player's state; the game ends when everybody has COMPLETED_GAME.",
 				[]FormField{{Name: "state", Type: "choice", Required: true, Values: PlayerStates, Doc: "the new state"}}},

@@ -351,11 +351,11 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 // --- the actions of board events ---
 
 func promptAll(c *engine.Ctx, s *State, a PromptArgs) error {
-	return s.prompt(c, a, seatList(len(s.Players)))
+	return s.prompt(c, a, seatList(len(s.Players)), true)
 }
 
 func promptCurrent(c *engine.Ctx, s *State, a PromptArgs) error {
-	return s.prompt(c, a, seatList(len(s.Players))[s.Current:s.Current+1:s.Current+1])
+	return s.prompt(c, a, seatList(len(s.Players))[s.Current:s.Current+1:s.Current+1], false)
 }
 
 // Prompt is a message waiting to be acknowledged.
@@ -364,14 +364,20 @@ type Prompt struct {
 	Segments []Segment
 	// To are the seats that must acknowledge it.
 	To []int
+	// Everyone is set when it is addressed to every player: those not in
+	// To read it as a notice.
+	Everyone bool
 	// Space is the space whose event shows it.
 	Space int
 }
 
-// prompt shows a message to players and waits until each has acknowledged
-// it. The message is expanded (placeholders drawn) when it is first shown;
-// the run after the answers only clears it.
-func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
+// prompt shows a message to players and waits until those who must have
+// acknowledged it: every player it addresses, but for a prompt to
+// everybody only the current player unless the board asks everyone (or
+// the match plays by the rule of earlier servers); nobody when the match
+// acknowledges every prompt itself. The message is expanded (placeholders
+// drawn) when it is first shown; the run after the answers only clears it.
+func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int, everyone bool) error {
 	if _, answered := c.Answer(0); answered {
 		s.Prompt = nil
 		return nil
@@ -398,7 +404,10 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
 	if s.autoAck {
 		return nil // shown and acknowledged at once
 	}
-	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: space}
+	if everyone && !a.Everyone && !s.ackAll {
+		to = to[s.Current : s.Current+1 : s.Current+1]
+	}
+	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Everyone: everyone, Space: space}
 	ds := make([]engine.Decision, len(to))
 	for i, seat := range to {
 		ds[i] = engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text}

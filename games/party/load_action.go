@@ -20,7 +20,7 @@ var actionAliases = map[string]string{
 
 // payloadKeys are the payload members each action reads.
 var payloadKeys = map[string][]string{
-	PromptAllPlayers:    {"message"},
+	PromptAllPlayers:    {"message", "everyoneAcknowledges"},
 	PromptCurrentPlayer: {"message"},
 	SetPlayerState:      {"state"},
 	DisplacePlayer:      {"steps"},
@@ -115,7 +115,15 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 			}
 			pt.rep.AtString(sev, pptr+"/message", pr.Offset, pr.Message)
 		}
-		a.Args = PromptArgs{Message: msg}
+		everyone := false
+		if canon == PromptAllPlayers {
+			if v, ok := pt.boolean(pl, pptr, "everyoneAcknowledges"); ok {
+				everyone = v
+			} else if pl["everyoneAcknowledges"] != nil {
+				good = false
+			}
+		}
+		a.Args = PromptArgs{Message: msg, Everyone: everyone}
 		return a, good
 	case SetPlayerState:
 		v, ok := need("state")

@@ -83,6 +83,7 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 	for i, name := range players {
 		s.Players[i].Name = name
 	}
+	opt.AutoAck = opt.AutoAck || setup.AutoAck
 	m := &Match{def: d, s: s, opt: opt, maxRounds: setup.MaxRounds, e: engine.NewMatch(d.pack.rules, s, setup.Seed, players)}
 	if err := m.start(setup.Dice); err != nil {
 		return nil, err
@@ -126,12 +127,29 @@ func (m *Match) start(dice []int) error {
 }
 
 // Apply plays a seat's command given as JSON (see Command).
+//
+// A match whose first command is in the form earlier servers stored (it
+// names its seat in "player") is one of theirs, replayed: it plays by
+// their rule, every player a prompt addresses acknowledges it, so that it
+// goes on exactly as it was played, with the hashes it was stored with.
+// Nothing is prompted before the first command (a roll), so the rule is
+// settled before it matters.
 func (m *Match) Apply(seat int, data json.RawMessage) error {
-	c, err := decodeCommand(seat, data)
+	c, stored, err := readCommand(seat, data)
 	if err != nil {
 		return err
 	}
-	return m.Play(seat, c)
+	if !stored || m.commands > 0 || m.s.ackAll {
+		return m.Play(seat, c)
+	}
+	m.s.ackAll = true
+	m.e.Touch()
+	if err := m.Play(seat, c); err != nil {
+		m.s.ackAll = false
+		m.e.Touch()
+		return err
+	}
+	return nil
 }
 
 // Play plays one command of a seat. A command out of turn, of the wrong
@@ -287,10 +305,13 @@ func (m *Match) Waiting() []int {
 	return out
 }
 
+// waitingText says whom the match waits for and for what, in the players'
+// words: "Ann to roll", "Bob to read the message".
 func (m *Match) waitingText() string {
 	var parts []string
 	for _, w := range m.Waits() {
-		parts = append(parts, m.s.Players[w.Player].Name+" ("+w.Kind+")")
+		what := map[string]string{KindRoll: "to roll", KindChoosePath: "to choose a way", KindAck: "to read the message"}[w.Kind]
+		parts = append(parts, m.s.Players[w.Player].Name+" "+what)
 	}
 	return strings.Join(parts, ", ")
 }
