@@ -514,7 +514,7 @@ func swapPlaces(c *engine.Ctx, s *State, a SwapArgs) error {
 		}
 	}
 	if other < 0 || other == s.Current {
-		c.Note("nobody to swap places with")
+		c.Note("%s has nobody to swap places with", s.player().Name)
 		return nil
 	}
 	p, q := s.player(), &s.Players[other]

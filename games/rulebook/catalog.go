@@ -592,7 +592,7 @@ func predicateDefaults(list []PredicateInfo) []PredicateInfo {
 var playerFields = []Field{
 	{Name: "seat", Type: TypeCount, Doc: "the seat, from 0"},
 	{Name: "name", Type: TypeText, Doc: "the name"},
-	{Name: "score", Type: TypeCount, Doc: "the score (money)"},
+	{Name: "score", Type: TypeCount, Doc: "the score, which the game may name (players.scoreName: money, points)"},
 	{Name: "tile", Type: TypeTile, Doc: "the id of the tile they stand on"},
 	{Name: "active", Type: TypeCondition, Doc: "still in the game"},
 	{Name: "turns", Type: TypeCount, Doc: "turns begun"},
