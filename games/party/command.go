@@ -32,7 +32,8 @@ var commandKinds = []string{KindRoll, KindChoosePath, KindAck}
 // rolls are the setup's Dice). A member "player" is accepted when it is
 // the seat playing the command, as the commands stored by earlier servers
 // carry it; in that stored form a choose-path without a value is the first
-// way, since option 0 was written without one.
+// way, since option 0 was written without one, and a match whose first
+// command has it plays by the rule of those servers (see Match.Apply).
 type Command struct {
 	Kind string
 	// Value is the way chosen at a fork: an index into its options.

@@ -23,7 +23,8 @@ type Options struct {
 	SkipText bool
 	// AutoAck has every prompt acknowledged as soon as it is shown,
 	// without asking anyone, as bots would: a simulation then plays the
-	// same games without pausing for their answers.
+	// same games without pausing for their answers. A match's setup may
+	// ask for it too (game.Setup.AutoAck).
 	AutoAck bool
 }
 

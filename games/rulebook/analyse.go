@@ -32,8 +32,8 @@ func (c *checker) analyse() {
 		c.errorf("/rules", "nothing starts the game: no rule reacts to START_GAME; add {\"preset\": \"Turn\"}, whose first rule starts the first turn")
 		return
 	}
-	reach := g.reach([]string{StartGame})
-	if reach[StartTurn] {
+	happens := g.reach([]string{StartGame})
+	if happens[StartTurn] {
 		after := g.reach(g.emitted(StartTurn))
 		switch {
 		case after[EndTurn] || after[StartTurn]:
@@ -44,16 +44,16 @@ func (c *checker) analyse() {
 				"add the Turn preset, or a rule on START_TURN that EMITs END_TURN")
 		}
 	}
-	if reach[EndTurn] {
+	if happens[EndTurn] {
 		if after := g.reach(g.emitted(EndTurn)); !after[StartTurn] && !after[GameOver] {
 			c.errorf(c.rulePtr(g.listeners[EndTurn]), "nothing starts the next turn: nothing END_TURN sets off leads to START_TURN or to the end of the game; "+
 				"add the Turn preset, or a rule on END_TURN that EMITs START_TURN")
 		}
 	}
-	c.loops(g, reach)
+	c.loops(g, happens)
 	c.lateActions(g)
 	c.traps()
-	if !reach[GameOver] {
+	if !happens[GameOver] {
 		c.warnf("/rules", "nothing ends this game: no rule that can run WINs, ENDs the game or removes players; play stops only at a round limit")
 	}
 }
@@ -249,7 +249,7 @@ type edge struct {
 }
 
 // loops reports circles of events that rules surely go round forever.
-func (c *checker) loops(g *eventGraph, reach map[string]bool) {
+func (c *checker) loops(g *eventGraph, happens map[string]bool) {
 	sureEdges := map[string][]edge{}
 	for _, p := range g.parts {
 		if p.conditional {
@@ -265,7 +265,7 @@ func (c *checker) loops(g *eventGraph, reach map[string]bool) {
 	}
 	reported := map[string]bool{}
 	for _, start := range c.eventNames {
-		if !reach[start] || reported[start] || sureEdges[start] == nil {
+		if !happens[start] || reported[start] || sureEdges[start] == nil {
 			continue
 		}
 		circle := findCircle(sureEdges, start)
