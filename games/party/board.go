@@ -71,6 +71,24 @@ type Dice struct {
 	Count, Sides int
 }
 
+// The ranges of a board's numbers. Within them a match plays without
+// breaking: a roll, a turn's walk and a stat stay bounded. The loader and
+// the board schema report a number outside its range at its pointer.
+const (
+	// MaxDice and MaxSides bound the dice of a roll (at least one die of
+	// at least one side).
+	MaxDice  = 10
+	MaxSides = 100
+	// MaxDisplace bounds DISPLACE_PLAYER's steps, either way.
+	MaxDisplace = 100
+	// MaxEffectTurns bounds the turns of an effect (from 0).
+	MaxEffectTurns = 100
+	// MaxStat bounds SET_STAT's value and CHANGE_STAT's delta, either way.
+	MaxStat = 1e9
+	// MaxTurnLimit bounds a board's maxTurns (from 0: no limit).
+	MaxTurnLimit = 100_000
+)
+
 // WinCondition is one way to win.
 type WinCondition struct {
 	// Type is "reach-end" (the first player on one of SpaceIDs wins and the
@@ -174,6 +192,10 @@ type Action struct {
 // The message may hold placeholders such as {{RANDOM_WORD}}.
 type PromptArgs struct {
 	Message string
+	// Everyone has every player acknowledge a prompt to everybody
+	// (everyoneAcknowledges); without it, the current player does and the
+	// others read it as a notice.
+	Everyone bool
 }
 
 // StateArgs is the payload of SET_PLAYER_STATE.

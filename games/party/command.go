@@ -32,7 +32,8 @@ var commandKinds = []string{KindRoll, KindChoosePath, KindAck}
 // rolls are the setup's Dice). A member "player" is accepted when it is
 // the seat playing the command, as the commands stored by earlier servers
 // carry it; in that stored form a choose-path without a value is the first
-// way, since option 0 was written without one.
+// way, since option 0 was written without one, and a match whose first
+// command has it plays by the rule of those servers (see Match.Apply).
 type Command struct {
 	Kind string
 	// Value is the way chosen at a fork: an index into its options.
@@ -55,12 +56,19 @@ const commandForms = `a party command is {"kind": "roll"}, {"kind": "choose-path
 
 // decodeCommand reads a seat's command from JSON.
 func decodeCommand(seat int, data []byte) (Command, error) {
+	c, _, err := readCommand(seat, data)
+	return c, err
+}
+
+// readCommand reads a seat's command from JSON, and says whether it is in
+// the form earlier servers stored (with its "player").
+func readCommand(seat int, data []byte) (Command, bool, error) {
 	var w wireCommand
 	if err := game.DecodeCommand(data, &w); err != nil {
-		return Command{}, engine.Rejectf("%s: %v", commandForms, err)
+		return Command{}, false, engine.Rejectf("%s: %v", commandForms, err)
 	}
 	if w.Player != nil && *w.Player != seat {
-		return Command{}, engine.Rejectf("seat %d cannot play a command of player %d", seat, *w.Player)
+		return Command{}, false, engine.Rejectf("seat %d cannot play a command of player %d", seat, *w.Player)
 	}
 	c := Command{Kind: w.Kind}
 	switch w.Kind {
@@ -70,27 +78,27 @@ func decodeCommand(seat int, data []byte) (Command, error) {
 			if w.Kind == KindAck {
 				what = `an acknowledgement is {"kind": "ack"}, without a value or a space`
 			}
-			return Command{}, engine.Rejectf("%s", what)
+			return Command{}, false, engine.Rejectf("%s", what)
 		}
 	case KindChoosePath:
 		switch {
 		case w.Value != nil && w.Space != nil:
-			return Command{}, engine.Rejectf("a choice of way gives its value or its space, not both")
+			return Command{}, false, engine.Rejectf("a choice of way gives its value or its space, not both")
 		case w.Value != nil:
 			c.Value = *w.Value
 			if c.Value < 0 {
-				return Command{}, engine.Rejectf("the value of a choice of way is its number, 0 for the first, not %d", c.Value)
+				return Command{}, false, engine.Rejectf("the value of a choice of way is its number, 0 for the first, not %d", c.Value)
 			}
 		case w.Space != nil:
 			if *w.Space == "" {
-				return Command{}, engine.Rejectf("the space of a choice of way is a space's id, not \"\"")
+				return Command{}, false, engine.Rejectf("the space of a choice of way is a space's id, not \"\"")
 			}
 			c.Space = *w.Space
 		case w.Player == nil:
-			return Command{}, engine.Rejectf(`a choice of way needs "value" (the way's number, 0 for the first) or "space" (the id of the space it leads to)`)
+			return Command{}, false, engine.Rejectf(`a choice of way needs "value" (the way's number, 0 for the first) or "space" (the id of the space it leads to)`)
 		}
 	}
-	return c, nil
+	return c, w.Player != nil, nil
 }
 
 // MarshalJSON writes the command as Apply reads it.

@@ -67,17 +67,19 @@ func startGame(c *engine.Ctx, s *State, _ struct{}) error {
 
 // startCandidates lists the possible starting spaces: those the rules
 // name, else those typed "start", else the first space.
-func startCandidates(d *Definition) []int {
+func startCandidates(d *Definition) []int { return candidates(d.Board, d.byID) }
+
+func candidates(b *Board, byID map[string]int) []int {
 	var out []int
-	for _, id := range d.Board.Rules.Start.SpaceIDs {
-		if i, ok := d.byID[id]; ok {
+	for _, id := range b.Rules.Start.SpaceIDs {
+		if i, ok := byID[id]; ok {
 			out = append(out, i)
 		}
 	}
 	if len(out) > 0 {
 		return out
 	}
-	for i, sp := range d.Board.Spaces {
+	for i, sp := range b.Spaces {
 		if sp.Type == "start" {
 			out = append(out, i)
 		}
@@ -86,6 +88,17 @@ func startCandidates(d *Definition) []int {
 		return out
 	}
 	return []int{0}
+}
+
+// startSpaces are the spaces players may start on: every candidate when
+// they spread or draw their start, else the first.
+func startSpaces(b *Board, byID map[string]int) []int {
+	cands := candidates(b, byID)
+	switch b.Rules.Start.Mode {
+	case "spread", "random":
+		return cands
+	}
+	return cands[:1]
 }
 
 // skipped are the states whose turns are skipped.
@@ -338,11 +351,11 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 // --- the actions of board events ---
 
 func promptAll(c *engine.Ctx, s *State, a PromptArgs) error {
-	return s.prompt(c, a, seatList(len(s.Players)))
+	return s.prompt(c, a, seatList(len(s.Players)), true)
 }
 
 func promptCurrent(c *engine.Ctx, s *State, a PromptArgs) error {
-	return s.prompt(c, a, seatList(len(s.Players))[s.Current:s.Current+1:s.Current+1])
+	return s.prompt(c, a, seatList(len(s.Players))[s.Current:s.Current+1:s.Current+1], false)
 }
 
 // Prompt is a message waiting to be acknowledged.
@@ -351,14 +364,20 @@ type Prompt struct {
 	Segments []Segment
 	// To are the seats that must acknowledge it.
 	To []int
+	// Everyone is set when it is addressed to every player: those not in
+	// To read it as a notice.
+	Everyone bool
 	// Space is the space whose event shows it.
 	Space int
 }
 
-// prompt shows a message to players and waits until each has acknowledged
-// it. The message is expanded (placeholders drawn) when it is first shown;
-// the run after the answers only clears it.
-func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
+// prompt shows a message to players and waits until those who must have
+// acknowledged it: every player it addresses, but for a prompt to
+// everybody only the current player unless the board asks everyone (or
+// the match plays by the rule of earlier servers); nobody when the match
+// acknowledges every prompt itself. The message is expanded (placeholders
+// drawn) when it is first shown; the run after the answers only clears it.
+func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int, everyone bool) error {
 	if _, answered := c.Answer(0); answered {
 		s.Prompt = nil
 		return nil
@@ -385,7 +404,10 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
 	if s.autoAck {
 		return nil // shown and acknowledged at once
 	}
-	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: space}
+	if everyone && !a.Everyone && !s.ackAll {
+		to = to[s.Current : s.Current+1 : s.Current+1]
+	}
+	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Everyone: everyone, Space: space}
 	ds := make([]engine.Decision, len(to))
 	for i, seat := range to {
 		ds[i] = engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text}
@@ -492,7 +514,7 @@ func swapPlaces(c *engine.Ctx, s *State, a SwapArgs) error {
 		}
 	}
 	if other < 0 || other == s.Current {
-		c.Note("nobody to swap places with")
+		c.Note("%s has nobody to swap places with", s.player().Name)
 		return nil
 	}
 	p, q := s.player(), &s.Players[other]

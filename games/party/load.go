@@ -194,6 +194,7 @@ func (p *parser) finish(b *Board) (*Board, diag.List) {
 	if b != nil && !p.stop {
 		p.checkRefs(b)
 		p.checkEnding(b)
+		p.checkTraps(b)
 	}
 	var all diag.List
 	for _, pt := range p.parts {
@@ -313,6 +314,23 @@ func (pt *part) whole(m map[string]any, ptr, key string) (int, bool) {
 		pt.errorf(ptr+"/"+diag.Escape(key), "must be a whole number, not %s", diag.JSONKind(v))
 	}
 	return n, ok
+}
+
+// wholeIn reads a whole number member and checks that it is within
+// [lo, hi]; what says what the number is, for the error.
+func (pt *part) wholeIn(m map[string]any, ptr, key string, lo, hi int, what string) (int, bool) {
+	n, ok := pt.whole(m, ptr, key)
+	return n, ok && pt.inRange(ptr+"/"+diag.Escape(key), key, float64(n), float64(lo), float64(hi), what)
+}
+
+// inRange reports a number outside [lo, hi] as an error at ptr, naming it
+// and saying what it is; it reports whether n is within.
+func (pt *part) inRange(ptr, name string, n, lo, hi float64, what string) bool {
+	if n >= lo && n <= hi {
+		return true
+	}
+	pt.errorf(ptr, "%s must be from %s to %s (%s), not %s", name, formatNumber(lo), formatNumber(hi), what, formatNumber(n))
+	return false
 }
 
 // wholeNumber reads a JSON number without a fraction (1 and 1.0 alike).

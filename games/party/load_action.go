@@ -20,7 +20,7 @@ var actionAliases = map[string]string{
 
 // payloadKeys are the payload members each action reads.
 var payloadKeys = map[string][]string{
-	PromptAllPlayers:    {"message"},
+	PromptAllPlayers:    {"message", "everyoneAcknowledges"},
 	PromptCurrentPlayer: {"message"},
 	SetPlayerState:      {"state"},
 	DisplacePlayer:      {"steps"},
@@ -115,7 +115,15 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 			}
 			pt.rep.AtString(sev, pptr+"/message", pr.Offset, pr.Message)
 		}
-		a.Args = PromptArgs{Message: msg}
+		everyone := false
+		if canon == PromptAllPlayers {
+			if v, ok := pt.boolean(pl, pptr, "everyoneAcknowledges"); ok {
+				everyone = v
+			} else if pl["everyoneAcknowledges"] != nil {
+				good = false
+			}
+		}
+		a.Args = PromptArgs{Message: msg, Everyone: everyone}
 		return a, good
 	case SetPlayerState:
 		v, ok := need("state")
@@ -137,6 +145,9 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		n, ok := wholeNumber(v)
 		if !ok {
 			pt.errorf(pptr+"/steps", "steps must be a whole number (negative to go back), not %s", diag.Describe(v))
+			return a, false
+		}
+		if !pt.inRange(pptr+"/steps", "steps", float64(n), -MaxDisplace, MaxDisplace, "spaces to move on, or back when negative") {
 			return a, false
 		}
 		if n == 0 {
@@ -174,6 +185,14 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 			args.Target = t
 		case json.Number:
 			args.Target = t.String()
+			n, whole := wholeNumber(t)
+			if !whole {
+				pt.errorf(pptr+"/targetPlayerId", "targetPlayerId must be a player's name or seat number, not %s", t)
+				return a, false
+			}
+			if !pt.inRange(pptr+"/targetPlayerId", "targetPlayerId", float64(n), 0, MaxSeats-1, "a seat, 0 for the first player") {
+				return a, false
+			}
 		default:
 			pt.errorf(pptr+"/targetPlayerId", "targetPlayerId must be a player's name or seat number, not %s", diag.JSONKind(t))
 			return a, false
@@ -204,6 +223,9 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		amount, err := n.Float64()
 		if !isNum || err != nil {
 			pt.errorf(pptr+"/"+amountKey, "%s must be a number, not %s", amountKey, diag.Describe(nv))
+			return a, false
+		}
+		if !pt.inRange(pptr+"/"+amountKey, amountKey, amount, -MaxStat, MaxStat, "the stat's new value, or what to add to it") {
 			return a, false
 		}
 		mode := "both"
@@ -410,6 +432,8 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 	switch {
 	case !ok || n < 0:
 		pt.errorf(args[1].ptr, "argument 2 of %s (%s) must be a whole number of turns, not %s", typ, spec.args[1], diag.Describe(args[1].v))
+		good = false
+	case !pt.inRange(args[1].ptr, "argument 2 of "+typ+" ("+spec.args[1]+")", float64(n), 0, MaxEffectTurns, "turns"):
 		good = false
 	case n == 0:
 		pt.warnf(args[1].ptr, "%s for 0 turns does nothing", typ)

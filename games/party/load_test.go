@@ -217,7 +217,7 @@ func TestLoadEffectArgs(t *testing.T) {
 func TestDiagnostics(t *testing.T) {
 	// Each board is one space whose events are given; wrap places them.
 	wrap := func(events string) string {
-		return `{"spaces": [{"id": "a", "connections": [{"targetId": "a"}], "events": [
+		return `{"spaces": [{"id": "a", "connections": [{"targetId": "a"}, {"targetId": "end"}], "events": [
 ` + events + `
 ]}, {"id": "end", "events": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "SET_PLAYER_STATE", "payload": {"state": "COMPLETED_GAME"}}}]}]}`
 	}
@@ -408,7 +408,7 @@ func TestDiagnosticsV3(t *testing.T) {
 			"b.json:2:128: /rules/capture: warning: capture is part of the multi-piece engine, which is not supported yet: it is ignored"}},
 		{"dice", game(`{"diceRolling": {"enabled": false, "diceCount": 0, "diceSides": 6, "rollAgainOn": [6]}, "turnOrder": "random"}`, one), []string{
 			"b.json:2:38: /rules/diceRolling/enabled: warning: players always roll dice: enabled false is ignored",
-			"b.json:2:58: /rules/diceRolling/diceCount: must be at least 1",
+			"b.json:2:58: /rules/diceRolling/diceCount: diceCount must be from 1 to 10 (how many dice a roll has), not 0",
 			"b.json:2:92: /rules/diceRolling/rollAgainOn: warning: rolling again is not supported yet: it is ignored",
 			"b.json:2:111: /rules/turnOrder: warning: turn order \"random\" is not supported: players take turns in seat order (\"sequential\")"}},
 		{"v3 space shape", game(`{}`, `[{"id": "a", "events": [], "position": {"x": "1"}, "triggers": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "FORCE_STOP"}}]}]`), []string{

@@ -127,6 +127,9 @@ func configMaxTurns(pt *part, cfg map[string]any, ptr string) int {
 		}
 		return 0
 	}
+	if !pt.inRange(ptr+"/turnManager/maxTurns", "maxTurns", n, 0, MaxTurnLimit, "rounds before the game ends; 0: no limit") {
+		return 0
+	}
 	return int(n)
 }
 
@@ -136,11 +139,9 @@ func (p *parser) rulesV1(pt *part, gr map[string]any, ptr string, r *GameRules) 
 	if pl, ok := pt.obj(gr, ptr, "players"); ok {
 		pptr := ptr + "/players"
 		pt.checkKeys(pl, pptr, "gameRules.players", []string{"min", "max", "recommended", "startingPositions"})
-		r.MinPlayers, _ = pt.whole(pl, pptr, "min")
-		r.MaxPlayers, _ = pt.whole(pl, pptr, "max")
+		readPlayerCounts(pt, pl, pptr, "min", "max", 0, &r.MinPlayers, &r.MaxPlayers)
 		if rec, ok := pt.obj(pl, pptr, "recommended"); ok {
-			r.RecommendedMin, _ = pt.whole(rec, pptr+"/recommended", "min")
-			r.RecommendedMax, _ = pt.whole(rec, pptr+"/recommended", "max")
+			readPlayerCounts(pt, rec, pptr+"/recommended", "min", "max", 0, &r.RecommendedMin, &r.RecommendedMax)
 		}
 		checkPlayerCounts(pt, r, pptr+"/min", pptr+"/recommended/min")
 		if sp, ok := pt.obj(pl, pptr, "startingPositions"); ok {
@@ -148,7 +149,7 @@ func (p *parser) rulesV1(pt *part, gr map[string]any, ptr string, r *GameRules) 
 		}
 	}
 	if t, ok := pt.obj(gr, ptr, "turns"); ok {
-		if n, ok := pt.whole(t, ptr+"/turns", "maxTurns"); ok && n >= 0 {
+		if n, ok := pt.wholeIn(t, ptr+"/turns", "maxTurns", 0, MaxTurnLimit, "rounds before the game ends; 0: no limit"); ok {
 			r.MaxTurns = n
 		}
 	}
@@ -161,7 +162,7 @@ func (p *parser) rulesV1(pt *part, gr map[string]any, ptr string, r *GameRules) 
 			if lo, ok := pt.whole(rr, mptr+"/rollRange", "min"); ok && lo != 1 {
 				pt.warnf(mptr+"/rollRange/min", "a roll starts at 1: the range is read as 1 to its max")
 			}
-			if hi, ok := pt.whole(rr, mptr+"/rollRange", "max"); ok && hi >= 1 {
+			if hi, ok := pt.wholeIn(rr, mptr+"/rollRange", "max", 1, MaxSides, "the highest roll of the die"); ok {
 				r.Dice = Dice{Count: 1, Sides: hi}
 			}
 		}
@@ -193,6 +194,17 @@ func (p *parser) rulesV1(pt *part, gr map[string]any, ptr string, r *GameRules) 
 				r.Win = append(r.Win, WinCondition{Type: "reach-space", SpaceIDs: []string{id}})
 			}
 		}
+	}
+}
+
+// readPlayerCounts reads a pair of player counts (the bounds of a game, or
+// the recommended ones), each from lo (0: unset) to MaxSeats.
+func readPlayerCounts(pt *part, m map[string]any, ptr, minKey, maxKey string, lo int, least, most *int) {
+	if n, ok := pt.wholeIn(m, ptr, minKey, lo, MaxSeats, "the fewest players"); ok {
+		*least = n
+	}
+	if n, ok := pt.wholeIn(m, ptr, maxKey, max(lo, 1), MaxSeats, "the most players"); ok {
+		*most = n
 	}
 }
 

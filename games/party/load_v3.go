@@ -73,12 +73,7 @@ func readMetadataV3(pt *part, meta map[string]any, ptr string, b *Board) {
 // player counts, and plugins, which Tabula does not load.
 func readRequirements(pt *part, req map[string]any, ptr string, r *GameRules) {
 	pt.checkKeys(req, ptr, "requirements", []string{"plugins", "minPlayers", "maxPlayers"})
-	if n, ok := pt.whole(req, ptr, "minPlayers"); ok {
-		r.MinPlayers = n
-	}
-	if n, ok := pt.whole(req, ptr, "maxPlayers"); ok {
-		r.MaxPlayers = n
-	}
+	readPlayerCounts(pt, req, ptr, "minPlayers", "maxPlayers", 1, &r.MinPlayers, &r.MaxPlayers)
 	plugins, _ := pt.arr(req, ptr, "plugins")
 	for i, pv := range plugins {
 		pm, ok := pv.(map[string]any)
@@ -109,15 +104,9 @@ func (p *parser) rulesV3(pt *part, m map[string]any, ptr string, r *GameRules) {
 		r.Start = p.startingPositions(pt, sp, ptr+"/startingPositions", true)
 	}
 	if rec, ok := pt.obj(m, ptr, "recommendedPlayers"); ok {
-		r.RecommendedMin, _ = pt.whole(rec, ptr+"/recommendedPlayers", "min")
-		r.RecommendedMax, _ = pt.whole(rec, ptr+"/recommendedPlayers", "max")
+		readPlayerCounts(pt, rec, ptr+"/recommendedPlayers", "min", "max", 0, &r.RecommendedMin, &r.RecommendedMax)
 	}
-	if n, ok := pt.whole(m, ptr, "minPlayers"); ok {
-		r.MinPlayers = n
-	}
-	if n, ok := pt.whole(m, ptr, "maxPlayers"); ok {
-		r.MaxPlayers = n
-	}
+	readPlayerCounts(pt, m, ptr, "minPlayers", "maxPlayers", 1, &r.MinPlayers, &r.MaxPlayers)
 	minPtr := ptr + "/minPlayers"
 	if m["minPlayers"] == nil {
 		minPtr = ptr
@@ -128,10 +117,10 @@ func (p *parser) rulesV3(pt *part, m map[string]any, ptr string, r *GameRules) {
 		if on, ok := pt.boolean(d, dptr, "enabled"); ok && !on {
 			pt.warnf(dptr+"/enabled", "players always roll dice: enabled false is ignored")
 		}
-		if n, ok := pt.whole(d, dptr, "diceCount"); ok && n >= 1 {
+		if n, ok := pt.wholeIn(d, dptr, "diceCount", 1, MaxDice, "how many dice a roll has"); ok {
 			r.Dice.Count = n
 		}
-		if n, ok := pt.whole(d, dptr, "diceSides"); ok && n >= 1 {
+		if n, ok := pt.wholeIn(d, dptr, "diceSides", 1, MaxSides, "the sides of each die"); ok {
 			r.Dice.Sides = n
 		}
 		if again, ok := pt.arr(d, dptr, "rollAgainOn"); ok && len(again) > 0 {

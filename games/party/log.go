@@ -28,18 +28,22 @@ func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
 		e.Seat, e.At, e.Type, e.Subject = f.Player, sp.ID, f.Trigger, spaceLabel(sp)
 		e.Detail = "↳ " + spaceLabel(sp) + " · " + f.Trigger + " → " + describeAction(&sp.Events[f.Event].Action)
 	case engine.RecAsk:
+		// What a player is asked shows in their view; the log tells
+		// what they answer.
 		e.Seat, e.Subject = int(r.Player), m.s.Players[r.Player].Name
 		_, prompt, _ := strings.Cut(r.Text, ": ") // the engine writes "kind: prompt"
-		e.Text = "Waiting for " + e.Subject + ": " + prompt
+		e.Detail = "Waiting for " + e.Subject + ": " + prompt
 	case engine.RecAnswer:
 		e.Seat, e.Subject = int(r.Player), m.s.Players[r.Player].Name
 		if r.Text == KindAck {
-			e.Text = e.Subject + " acknowledges"
+			e.Detail = e.Subject + " acknowledges"
 		} else {
 			e.Text = e.Subject + " takes the way to " + m.wayTaken(seq, r.Choice)
 		}
-	case engine.RecNote, engine.RecError:
+	case engine.RecNote:
 		e.Text = r.Text
+	case engine.RecError:
+		e.Text, e.Detail = "The game stopped on an error", r.Text
 	default:
 		return e, false
 	}
@@ -124,7 +128,7 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 			e.Text = "Game over: " + reason + "; no winner"
 		}
 	default:
-		e.Text = e.Type
+		e.Detail = e.Type
 	}
 	return e, true
 }

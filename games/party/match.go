@@ -23,7 +23,8 @@ type Options struct {
 	SkipText bool
 	// AutoAck has every prompt acknowledged as soon as it is shown,
 	// without asking anyone, as bots would: a simulation then plays the
-	// same games without pausing for their answers.
+	// same games without pausing for their answers. A match's setup may
+	// ask for it too (game.Setup.AutoAck).
 	AutoAck bool
 }
 
@@ -83,6 +84,7 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 	for i, name := range players {
 		s.Players[i].Name = name
 	}
+	opt.AutoAck = opt.AutoAck || setup.AutoAck
 	m := &Match{def: d, s: s, opt: opt, maxRounds: setup.MaxRounds, e: engine.NewMatch(d.pack.rules, s, setup.Seed, players)}
 	if err := m.start(setup.Dice); err != nil {
 		return nil, err
@@ -126,12 +128,29 @@ func (m *Match) start(dice []int) error {
 }
 
 // Apply plays a seat's command given as JSON (see Command).
+//
+// A match whose first command is in the form earlier servers stored (it
+// names its seat in "player") is one of theirs, replayed: it plays by
+// their rule, every player a prompt addresses acknowledges it, so that it
+// goes on exactly as it was played, with the hashes it was stored with.
+// Nothing is prompted before the first command (a roll), so the rule is
+// settled before it matters.
 func (m *Match) Apply(seat int, data json.RawMessage) error {
-	c, err := decodeCommand(seat, data)
+	c, stored, err := readCommand(seat, data)
 	if err != nil {
 		return err
 	}
-	return m.Play(seat, c)
+	if !stored || m.commands > 0 || m.s.ackAll {
+		return m.Play(seat, c)
+	}
+	m.s.ackAll = true
+	m.e.Touch()
+	if err := m.Play(seat, c); err != nil {
+		m.s.ackAll = false
+		m.e.Touch()
+		return err
+	}
+	return nil
 }
 
 // Play plays one command of a seat. A command out of turn, of the wrong
@@ -205,30 +224,43 @@ func (m *Match) choice(seat int, c Command) (int, error) {
 	return 0, engine.Rejectf("space %q is not one of the ways %s can go: %s", c.Space, m.s.Players[seat].Name, strings.Join(ids, ", "))
 }
 
+// MaxWalk is the most steps a match walks without anyone's input: a walk
+// that goes on longer (a loop whose spaces keep adding steps) stops where
+// the player stands, as FORCE_STOP stops it, and the turn ends there even
+// if landing adds steps again.
+const MaxWalk = 10_000
+
 // advance runs the turn's automatic steps (start of turn, each step of a
 // move, end of turn), each as its own chain, until a player must act.
 func (m *Match) advance() error {
 	s, e, fx := m.s, m.e, &m.def.pack.fx
+	walked := 0
 	for !e.IsWaiting() && !s.Over {
-		var call engine.Effect[struct{}]
+		var call engine.EffectCall
 		switch s.Phase {
 		case phaseNone:
-			call = fx.startGame
+			call = fx.startGame.Call(struct{}{})
 		case phaseFirst, PhaseStart, phaseAgain:
-			call = fx.beginTurn
+			call = fx.beginTurn.Call(struct{}{})
 		case PhaseRoll:
 			return nil
 		case PhaseMove:
-			call = fx.step
-			if s.RemainingMoves == 0 {
-				call = fx.endTurn
+			// Past the stop, the turn ends even if landing added steps.
+			switch {
+			case s.RemainingMoves == 0 || walked > MaxWalk:
+				call = fx.endTurn.Call(struct{}{})
+			case walked == MaxWalk:
+				call = fx.forceStop.Call(ForceStopArgs{})
+			default:
+				call = fx.step.Call(struct{}{})
 			}
+			walked++
 		case PhaseEnd:
-			call = fx.endTurn
+			call = fx.endTurn.Call(struct{}{})
 		default:
 			return fmt.Errorf("party: unknown phase %q", s.Phase)
 		}
-		if err := e.Run(engine.PlayerID(s.Current), call.Call(struct{}{})); err != nil {
+		if err := e.Run(engine.PlayerID(s.Current), call); err != nil {
 			return err
 		}
 	}
@@ -274,10 +306,13 @@ func (m *Match) Waiting() []int {
 	return out
 }
 
+// waitingText says whom the match waits for and for what, in the players'
+// words: "Ann to roll", "Bob to read the message".
 func (m *Match) waitingText() string {
 	var parts []string
 	for _, w := range m.Waits() {
-		parts = append(parts, m.s.Players[w.Player].Name+" ("+w.Kind+")")
+		what := map[string]string{KindRoll: "to roll", KindChoosePath: "to choose a way", KindAck: "to read the message"}[w.Kind]
+		parts = append(parts, m.s.Players[w.Player].Name+" "+what)
 	}
 	return strings.Join(parts, ", ")
 }

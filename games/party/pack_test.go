@@ -354,9 +354,10 @@ func TestLegalCommandsText(t *testing.T) {
 	if err := m.Apply(0, json.RawMessage(`{"kind":"choose-path","space":"2"}`)); err != nil {
 		t.Fatal(err)
 	}
+	// A prompt to everybody: the current player acknowledges it.
 	check(0, `OK: Rhyme with Ann {"kind":"ack"}`)
-	check(1, `OK: Rhyme with Ann {"kind":"ack"}`)
-	if got := m.Waiting(); !slices.Equal(got, []int{0, 1}) {
+	check(1)
+	if got := m.Waiting(); !slices.Equal(got, []int{0}) {
 		t.Errorf("waiting for %v", got)
 	}
 }
@@ -389,7 +390,7 @@ func TestTerminal(t *testing.T) {
 	if text := m.Text(0); !strings.Contains(text, "Round 1 · Ann's turn") || !strings.Contains(text, "Ann, press Enter to roll.") {
 		t.Errorf("Ann's text:\n%s", text)
 	}
-	if text := m.Text(1); !strings.Contains(text, "Waiting for Ann (roll).") {
+	if text := m.Text(1); !strings.Contains(text, "Waiting for Ann to roll.") {
 		t.Errorf("Bob's text:\n%s", text)
 	}
 	refuse(1, "", "Bob is not asked anything now")
@@ -490,6 +491,7 @@ func TestHashCoversTheState(t *testing.T) {
 		"State.LastRound":        func(s *State) { s.LastRound++ },
 		"State.skipText":         func(s *State) { s.skipText = !s.skipText },
 		"State.autoAck":          func(s *State) { s.autoAck = !s.autoAck },
+		"State.ackAll":           func(s *State) { s.ackAll = !s.ackAll },
 		"Player.Name":            func(s *State) { s.Players[1].Name = "Cy" },
 		"Player.Seat":            func(s *State) { s.Players[1].Seat = 0 },
 		"Player.Space":           func(s *State) { s.Players[1].Space++ },
@@ -517,9 +519,9 @@ func TestHashCoversTheState(t *testing.T) {
 	}
 	// What the hash leaves out: the board, shared and fixed, and what the
 	// engine's hash holds: a prompt's space is the space of the event the
-	// match waits in, its segments its text coloured from the placeholder
-	// stream.
-	fixed := []string{"State.def", "State.board", "Prompt.Space", "Prompt.Segments"}
+	// match waits in, whether it addresses everybody is that event's
+	// action, its segments its text coloured from the placeholder stream.
+	fixed := []string{"State.def", "State.board", "Prompt.Space", "Prompt.Everyone", "Prompt.Segments"}
 	for _, typ := range []reflect.Type{reflect.TypeFor[State](), reflect.TypeFor[Player](), reflect.TypeFor[Stat](),
 		reflect.TypeFor[ActiveEffect](), reflect.TypeFor[Move](), reflect.TypeFor[Prompt]()} {
 		for f := range typ.Fields() {
@@ -576,6 +578,11 @@ func TestCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if *update {
+		if err := os.WriteFile("testdata/catalog.golden.json", append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	want, err := os.ReadFile("testdata/catalog.golden.json")
 	if err != nil {
 		t.Fatal(err)
@@ -615,6 +622,8 @@ func TestCatalogMatchesTheLoader(t *testing.T) {
 				payload[f.Name] = "b"
 			case "effect":
 				payload[f.Name] = map[string]any{"type": f.Values[0], "args": []any{"nap", 1}}
+			case "bool":
+				payload[f.Name] = true
 			default:
 				t.Errorf("%s.%s: a field of type %q that the page does not know", a.Name, f.Name, f.Type)
 			}
@@ -765,9 +774,9 @@ func FuzzApply(f *testing.F) {
 	def := compileFile(f, "../../examples/party/default.json")
 	f.Fuzz(func(t *testing.T, seat int, data []byte) {
 		m := start(t, def, game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1, Dice: []int{4}})
-		// Ann rolls 4: everybody acknowledges the warm-up, and she stands at
-		// the fork of space 4.
-		for _, c := range []played{{0, json.RawMessage(`{"kind":"roll"}`)}, {0, json.RawMessage(`{"kind":"ack"}`)}, {1, json.RawMessage(`{"kind":"ack"}`)}} {
+		// Ann rolls 4: she acknowledges the warm-up (a prompt to everybody),
+		// and stands at the fork of space 4.
+		for _, c := range []played{{0, json.RawMessage(`{"kind":"roll"}`)}, {0, json.RawMessage(`{"kind":"ack"}`)}} {
 			if err := m.Apply(c.seat, c.data); err != nil {
 				t.Fatal(err)
 			}

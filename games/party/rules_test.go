@@ -343,42 +343,6 @@ func TestChangeDirectionWalksBackwards(t *testing.T) {
 	}
 }
 
-func TestPromptAllPlayersNeedsEveryAcknowledgement(t *testing.T) {
-	g := newTestGame(t, []Space{
-		sp("1", next("2")),
-		sp("2", nil, ev(OnLand, PromptAllPlayers, prompt("Everybody drinks")), ev(OnLand, SetStat, SetStatArgs{Stat: "after", Value: 1})),
-	}, "Ann", "Bob", "Cid")
-	g.s.Dice = []int{1}
-	if err := g.Play(0, Command{Kind: KindRoll}); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(g.Waits()); n != 3 || g.s.Prompt == nil || g.s.Prompt.Text != "Everybody drinks" {
-		t.Fatalf("waits %d prompt %+v, want three acknowledgements of the message", n, g.s.Prompt)
-	}
-	for _, seat := range []int{2, 0} {
-		if err := g.Play(seat, Command{Kind: KindAck}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if g.s.Players[0].StatValue("after") != 0 {
-		t.Fatal("the next event ran before Bob acknowledged")
-	}
-	if err := g.Play(0, Command{Kind: KindAck}); !engine.IsRejected(err) {
-		t.Errorf("Ann acknowledged twice: %v", err)
-	}
-	if err := g.Play(1, Command{Kind: KindAck}); err != nil {
-		t.Fatal(err)
-	}
-	if g.s.Players[0].StatValue("after") != 1 || g.s.Prompt != nil {
-		t.Error("the chain did not resume after the last acknowledgement")
-	}
-	for _, p := range g.s.Players {
-		if p.Prompts != 1 {
-			t.Errorf("%s received %d prompts, want 1", p.Name, p.Prompts)
-		}
-	}
-}
-
 func TestDeadEndLandsEveryTurn(t *testing.T) {
 	g := newTestGame(t, []Space{
 		sp("1", next("2")),
@@ -488,7 +452,7 @@ func TestViewAndEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	v = g.view(1)
-	if v.Prompt == nil || v.Prompt.Text != "Drink!" || !slices.Equal(v.Prompt.Pending, []int{0, 1}) {
+	if v.Prompt == nil || v.Prompt.Text != "Drink!" || !slices.Equal(v.Prompt.Pending, []int{0}) || !v.Prompt.Everyone {
 		t.Fatalf("prompt view %+v", v.Prompt)
 	}
 	// While the prompt is open its event is PROCESSING_ACTION and the next
@@ -506,7 +470,7 @@ func TestViewAndEntries(t *testing.T) {
 		texts = append(texts, fmt.Sprintf("%d %s|%s|%s", e.Depth, e.At, e.Text, e.Detail))
 	}
 	log := strings.Join(texts, "\n")
-	for _, want := range []string{"0 1|Ann rolls 1|", "0 |Waiting for Ann: Which way?|", "0 |Ann takes the way to S2 (2)|", "0 2|Ann enters S2 (2)|",
+	for _, want := range []string{"0 1|Ann rolls 1|", "0 ||Waiting for Ann: Which way?", "0 |Ann takes the way to S2 (2)|", "0 2|Ann enters S2 (2)|",
 		"1 2||↳ S2 (2) · ON_LAND → PROMPT_ALL_PLAYERS \"Drink!\"", "1 2|S2: Drink!|", "1 2|Ann's drinks: 1|", "0 1|Turn 2: Bob's turn|"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)

@@ -44,7 +44,13 @@ type State struct {
 	LastRound int
 
 	skipText bool // Options.SkipText
-	autoAck  bool // Options.AutoAck
+	autoAck  bool // Options.AutoAck, or the setup's AutoAck
+	// ackAll has every player a prompt addresses acknowledge it, a prompt
+	// to everybody too: the rule of the matches earlier servers stored,
+	// which play on by it (see Match.Apply). Other matches have the current
+	// player alone acknowledge a prompt to everybody, unless its board says
+	// everyoneAcknowledges.
+	ackAll bool
 }
 
 // The phases of a turn.
@@ -157,8 +163,9 @@ func playerID(i int) engine.EntityID { return engine.EntityID(playerEntity + i) 
 // AppendCanonical encodes the state for the match's hash: every field that
 // matters, in a fixed order, maps by sorted key. Stored matches are checked
 // against the hashes they were stored with, so the encoding only grows by
-// what earlier matches never had: scripted dice and a simulation's options
-// are written at the end, and only when there are some. A prompt's space
+// what earlier matches never had: scripted dice, a simulation's options and
+// the rule of acknowledgements of later matches are written at the end,
+// and only when there are some. A prompt's space
 // and segments are not written: the engine's hash holds them already (the
 // event the match waits in, and the position of the placeholder stream the
 // colours were drawn from).
@@ -213,6 +220,11 @@ func (s *State) AppendCanonical(b []byte) []byte {
 	if s.skipText || s.autoAck {
 		b = append(b, "options:"...)
 		b = engine.AppendDecimals(b, int(engine.Bit(s.skipText)), int(engine.Bit(s.autoAck)))
+	}
+	if !s.ackAll {
+		// The matches of earlier servers, which had no other rule, keep
+		// the hashes they were stored with.
+		b = append(b, "acks:current"...)
 	}
 	return b
 }

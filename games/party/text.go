@@ -70,6 +70,10 @@ func (m *Match) Text(seat int) string {
 	case !m.e.IsWaiting() && s.Phase == PhaseRoll && s.Current == seat:
 		fmt.Fprintf(&b, "%s, press Enter to roll.\n", s.Players[seat].Name)
 	default:
+		if pr := s.Prompt; pr != nil {
+			// A message the seat reads without acknowledging it.
+			fmt.Fprintf(&b, "%s: %s\n", spaceTitle(&m.def.Board.Spaces[pr.Space]), pr.Text)
+		}
 		fmt.Fprintf(&b, "Waiting for %s.\n", m.waitingText())
 	}
 	return b.String()

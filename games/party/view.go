@@ -54,9 +54,14 @@ type PlayerView struct {
 type PromptView struct {
 	Text     string    `json:"text"`
 	Segments []Segment `json:"segments"`
-	To       []int     `json:"to"`
-	Pending  []int     `json:"pending"`
-	Space    string    `json:"space"`
+	// To are the seats that must acknowledge it, Pending those that have
+	// not yet.
+	To      []int `json:"to"`
+	Pending []int `json:"pending"`
+	// Everyone is set when it is addressed to every player: the others
+	// read it as a notice.
+	Everyone bool   `json:"everyone"`
+	Space    string `json:"space"`
 }
 
 // EventView is the state of one board event.
@@ -107,7 +112,7 @@ func (m *Match) view(seat int) View {
 		})
 	}
 	if pr := s.Prompt; pr != nil {
-		pv := &PromptView{Text: pr.Text, Segments: pr.Segments, To: pr.To, Space: def.Board.Spaces[pr.Space].ID, Pending: []int{}}
+		pv := &PromptView{Text: pr.Text, Segments: pr.Segments, To: pr.To, Everyone: pr.Everyone, Space: def.Board.Spaces[pr.Space].ID, Pending: []int{}}
 		for _, w := range v.Waits {
 			if w.Kind == KindAck {
 				pv.Pending = append(pv.Pending, w.Player)

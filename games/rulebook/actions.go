@@ -1,6 +1,7 @@
 package rulebook
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -17,6 +18,8 @@ type eventData struct {
 	Dice   []int  `json:"dice,omitempty"`
 	Total  int    `json:"total,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// words is the end's reason in the players' words.
+	words string
 	// settles is set on a score change that settles a payment or a
 	// purchase told by the event before it.
 	settles bool
@@ -164,6 +167,10 @@ func (x *run) eventTile() int {
 // scope returns the scope of an expression evaluated for a player.
 func (x *run) scope(seat int) *scope { return &scope{s: x.s, ev: x.ev, player: seat} }
 
+// int returns a number field's value for a player. A number an expression
+// gives outside the field's range is brought back into it (0 dice roll
+// one die), so that what validates cannot break at run time; numbers
+// written as such were checked when the file was loaded.
 func (x *run) int(name string, seat int) (int, error) {
 	v := x.a.vals[name]
 	if v.e == nil {
@@ -174,7 +181,7 @@ func (x *run) int(name string, seat int) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", name, err)
 	}
-	return n, nil
+	return x.a.info.field(name).clamp(n), nil
 }
 
 func (x *run) str(name string, seat int) (string, error) {
@@ -224,8 +231,9 @@ func (x *run) emitAt(typ string, seat, tile int) {
 	x.c.Emit(ev)
 }
 
-// end ends the game.
-func (s *State) end(c *engine.Ctx, reason string, winners []int) {
+// end ends the game: reason says why in the engine's words (the state's
+// EndReason), words in the players' ("" if reason says it).
+func (s *State) end(c *engine.Ctx, reason, words string, winners []int) {
 	types := s.def.rules.Types
 	won, _ := types.Lookup(PlayerWon)
 	for _, w := range winners {
@@ -233,7 +241,7 @@ func (s *State) end(c *engine.Ctx, reason string, winners []int) {
 		ev.Player, ev.Subject = engine.PlayerID(w), playerEntity(w)
 		c.Emit(ev)
 	}
-	s.Over, s.Winners, s.EndReason = true, winners, reason
+	s.Over, s.Winners, s.EndReason, s.endWords = true, winners, reason, cmp.Or(words, reason)
 	// The rules leave the match: what they queued is skipped, not fired.
 	var ids []engine.TriggerID
 	c.Index().Each(func(t *engine.Instance) { ids = append(ids, t.ID) })
@@ -242,7 +250,7 @@ func (s *State) end(c *engine.Ctx, reason string, winners []int) {
 	}
 	over, _ := types.Lookup(GameOver)
 	ev := engine.NewEvent(over)
-	ev.Data = &eventData{Reason: reason}
+	ev.Data = &eventData{Reason: reason, words: s.endWords}
 	c.Emit(ev)
 }
 
@@ -301,7 +309,7 @@ func doEmit(x *run) error {
 		ev.Amount = amount
 		if name == StartTurn {
 			if s.MaxRounds > 0 && s.Round > s.MaxRounds {
-				s.end(x.c, fmt.Sprintf("the round limit (%d) was reached", s.MaxRounds), nil)
+				s.end(x.c, fmt.Sprintf("the round limit (%d) was reached", s.MaxRounds), "", nil)
 				return nil
 			}
 			s.Turn++
@@ -331,7 +339,7 @@ func doSetCurrent(x *run) error {
 			}
 		}
 		if next < 0 {
-			s.end(x.c, "nobody is left", nil)
+			s.end(x.c, "nobody is left", "", nil)
 			return nil
 		}
 		if next <= s.Current {
@@ -367,9 +375,6 @@ func doRoll(x *run) error {
 		sides, err := x.int("sides", seat)
 		if err != nil {
 			return err
-		}
-		if n < 1 || n > 100 || sides < 1 || sides > 1000 {
-			return fmt.Errorf("cannot roll %d dice of %d sides (1 to 100 dice of 1 to 1000 sides)", n, sides)
 		}
 		s.Dice = s.Dice[:0]
 		total := 0
@@ -423,9 +428,6 @@ func doDraw(x *run) error {
 }
 
 // --- moves ---
-
-// maxSteps bounds a walk, so that a huge number cannot hang a match.
-const maxSteps = 10_000
 
 // ways are the tiles a walk may take from a tile.
 func (s *State) ways(tile int, back bool) []int {
@@ -804,7 +806,7 @@ func doAuction(x *run) error {
 		}
 	}
 	if winner < 0 {
-		x.c.Note("nobody bids for %s", s.tileLabel(tile))
+		x.c.Note("Nobody bids for %s", s.tileLabel(tile))
 		return nil
 	}
 	s.Owners[tile] = winner
@@ -861,13 +863,13 @@ func doRemove(x *run) error {
 		x.c.Emit(x.event(PlayerRemoved, seat))
 	}
 	if s.activeCount() == 0 {
-		s.end(x.c, "nobody is left", nil)
+		s.end(x.c, "nobody is left", "", nil)
 	}
 	return nil
 }
 
 func doWin(x *run) error {
-	x.s.end(x.c, x.s.names(x.seats)+" won", slices.Clone(x.seats))
+	x.s.end(x.c, x.s.names(x.seats)+" won", "", slices.Clone(x.seats))
 	return nil
 }
 
@@ -886,11 +888,15 @@ func doEndGame(x *run) error {
 			}
 		}
 	}
-	reason := "the game was ended by " + x.a.part.name
+	reason, words := "the game was ended by "+x.a.part.name, "nobody won"
 	if len(winners) > 0 {
 		reason += "; the highest score won"
+		words = s.names(winners) + " won"
+		if name := s.def.scoreName; name != "" {
+			words += " with the most " + name
+		}
 	}
-	s.end(x.c, reason, winners)
+	s.end(x.c, reason, words, winners)
 	return nil
 }
 

@@ -1,10 +1,12 @@
 package rulebook
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/games/party/reach"
 )
 
 // analyse looks at the rules as a graph of events — an event sets off the
@@ -30,8 +32,8 @@ func (c *checker) analyse() {
 		c.errorf("/rules", "nothing starts the game: no rule reacts to START_GAME; add {\"preset\": \"Turn\"}, whose first rule starts the first turn")
 		return
 	}
-	reach := g.reach([]string{StartGame})
-	if reach[StartTurn] {
+	happens := g.reach([]string{StartGame})
+	if happens[StartTurn] {
 		after := g.reach(g.emitted(StartTurn))
 		switch {
 		case after[EndTurn] || after[StartTurn]:
@@ -42,17 +44,97 @@ func (c *checker) analyse() {
 				"add the Turn preset, or a rule on START_TURN that EMITs END_TURN")
 		}
 	}
-	if reach[EndTurn] {
+	if happens[EndTurn] {
 		if after := g.reach(g.emitted(EndTurn)); !after[StartTurn] && !after[GameOver] {
 			c.errorf(c.rulePtr(g.listeners[EndTurn]), "nothing starts the next turn: nothing END_TURN sets off leads to START_TURN or to the end of the game; "+
 				"add the Turn preset, or a rule on END_TURN that EMITs START_TURN")
 		}
 	}
-	c.loops(g, reach)
+	c.loops(g, happens)
 	c.lateActions(g)
-	if !reach[GameOver] {
+	c.traps()
+	if !happens[GameOver] {
 		c.warnf("/rules", "nothing ends this game: no rule that can run WINs, ENDs the game or removes players; play stops only at a round limit")
 	}
+}
+
+// traps warns about the tiles where players get stuck: tiles they can
+// reach from the starting tile from which no way leads to a finish, such
+// as a loop with no way out. It applies to games that end on tiles: a
+// finish is a tile where a rule WINs or ends the game when a player lands
+// on it or passes it (FiniteBoardWin's last tiles or its tile). Ways are
+// all a player may take: the arrows, backwards too if a MOVE may go back,
+// jumps, and MOVE_TO's tiles and cards' tiles from anywhere; a MOVE_TO to a
+// tile computed otherwise may go anywhere, and leaves nothing to warn
+// about.
+func (c *checker) traps() {
+	tiles, d := c.f.Board.Tiles, c.d
+	g := reach.Graph{Next: make([][]int, len(tiles)), Starts: []int{d.start}}
+	back := false
+	for _, p := range d.parts {
+		ends := false
+		for _, a := range p.acts {
+			switch a.info.Name {
+			case actWin, actEndGame:
+				ends = true
+			case actMove:
+				v := a.vals["steps"]
+				n, _ := v.lit.(int)
+				back = back || n < 0 || (v.e != nil && v.e.src != "roll")
+			case actMoveTo:
+				switch v := a.vals["to"]; {
+				case v.e == nil:
+					g.Anywhere = append(g.Anywhere, v.lit.(int))
+				case v.e.src == "tile.jump": // the jumps are ways
+				case v.e.src == "card.tile":
+					for _, dk := range c.f.Decks {
+						for _, card := range dk.Cards {
+							if i, ok := d.byID[card.Tile]; ok {
+								g.Anywhere = append(g.Anywhere, i)
+							}
+						}
+					}
+				default:
+					return
+				}
+			}
+		}
+		if ends && (p.on == TileLanded || p.on == TilePassed) {
+			g.Finishes = append(g.Finishes, c.finishes(p)...)
+		}
+	}
+	for i, t := range tiles {
+		g.Next[i] = slices.Clone(d.next[i])
+		if j, ok := d.byID[t.Jump]; ok {
+			g.Next[i] = append(g.Next[i], j)
+		}
+		if back {
+			g.Next[i] = append(g.Next[i], d.prev[i]...)
+		}
+	}
+	for _, t := range reach.Traps(g) {
+		c.warnf(diag.Pointer("board", "tiles", t.Entry), "%s", t.Text(func(i int) string {
+			return cmp.Or(tiles[i].Name, tiles[i].ID)
+		}))
+	}
+}
+
+// finishes are the tiles where a rule that ends the game fires: those its
+// filters keep, the last ones if its condition is FiniteBoardWin's
+// tile.last (any other condition may hold anywhere).
+func (c *checker) finishes(p *part) []int {
+	f, _ := p.trig.Filter.(*whenFilter)
+	cond, _ := p.trig.Condition.(condition)
+	var out []int
+	for i, t := range c.f.Board.Tiles {
+		switch {
+		case f != nil && (f.tile >= 0 && f.tile != i || f.kind != "" && t.Kind != f.kind || f.colour != "" && t.Colour != f.colour):
+		case cond.e != nil && cond.e.src == "tile.last" && len(c.d.next[i]) > 0:
+		default:
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // lateActions warns about actions queued after the end of the turn: the
@@ -167,7 +249,7 @@ type edge struct {
 }
 
 // loops reports circles of events that rules surely go round forever.
-func (c *checker) loops(g *eventGraph, reach map[string]bool) {
+func (c *checker) loops(g *eventGraph, happens map[string]bool) {
 	sureEdges := map[string][]edge{}
 	for _, p := range g.parts {
 		if p.conditional {
@@ -183,7 +265,7 @@ func (c *checker) loops(g *eventGraph, reach map[string]bool) {
 	}
 	reported := map[string]bool{}
 	for _, start := range c.eventNames {
-		if !reach[start] || reported[start] || sureEdges[start] == nil {
+		if !happens[start] || reported[start] || sureEdges[start] == nil {
 			continue
 		}
 		circle := findCircle(sureEdges, start)

@@ -54,6 +54,65 @@ type Field struct {
 	Required bool `json:"required,omitempty"`
 	// Values are the choices of a TypeChoice field.
 	Values []string `json:"values,omitempty"`
+	// Min and Max bound a number (TypeInt, TypeCount): a number written
+	// outside them is an error, and a number an expression gives outside
+	// them is brought back into them when the action runs. nil: no bound.
+	Min *int `json:"min,omitempty"`
+	Max *int `json:"max,omitempty"`
+}
+
+// The ranges of the numbers of actions and presets: what a match can play
+// without breaking (a walk, a roll and money all stay within bounds).
+const (
+	// maxDice and maxSides bound a roll.
+	maxDice  = 100
+	maxSides = 1000
+	// maxSteps bounds a walk, so that a huge number cannot hang a match.
+	maxSteps = 10_000
+	// maxAmount bounds an amount of money or points, and a property.
+	maxAmount = 1_000_000_000
+	// maxPriority bounds priorities, both ways.
+	maxPriority = 1000
+	// maxRoundLimit bounds the TurnLimit preset's rounds.
+	maxRoundLimit = 100_000
+)
+
+// between returns the bounds of a range, for a Field's Min and Max.
+func between(lo, hi int) (min, max *int) { return &lo, &hi }
+
+// ranged returns a field with a range.
+func ranged(f Field, lo, hi int) Field {
+	f.Min, f.Max = between(lo, hi)
+	return f
+}
+
+// outside reports whether n is outside a field's range.
+func (f Field) outside(n int) bool {
+	return (f.Min != nil && n < *f.Min) || (f.Max != nil && n > *f.Max)
+}
+
+// clamp brings n into a field's range.
+func (f Field) clamp(n int) int {
+	if f.Min != nil {
+		n = max(n, *f.Min)
+	}
+	if f.Max != nil {
+		n = min(n, *f.Max)
+	}
+	return n
+}
+
+// rangeText says a field's range: "from 1 to 100".
+func (f Field) rangeText() string {
+	switch {
+	case f.Min != nil && f.Max != nil:
+		return fmt.Sprintf("from %d to %d", *f.Min, *f.Max)
+	case f.Min != nil:
+		return fmt.Sprintf("at least %d", *f.Min)
+	case f.Max != nil:
+		return fmt.Sprintf("at most %d", *f.Max)
+	}
+	return "any number"
 }
 
 // EventInfo describes an event type.
@@ -142,6 +201,12 @@ type CatalogInfo struct {
 	Selectors  []Choice        `json:"selectors"`
 	// DefaultPriority is the priority of an action that gives none.
 	DefaultPriority int `json:"defaultPriority"`
+	// PriorityOrder says which way priorities run: "lowest-first" (an
+	// action at 1 runs before one at 5). Party boards run the other way:
+	// there the highest priority runs first.
+	PriorityOrder string `json:"priorityOrder"`
+	// PriorityDoc says the same in words.
+	PriorityDoc string `json:"priorityDoc"`
 }
 
 // Catalog returns everything a rule can be made of. The value is a copy:
@@ -153,6 +218,8 @@ func Catalog() CatalogInfo {
 		Variables:       slices.Clone(variables),
 		Selectors:       slices.Clone(selectors),
 		DefaultPriority: DefaultPriority,
+		PriorityOrder:   "lowest-first",
+		PriorityDoc:     "Queued actions run lowest priority number first (1 before 5), equal numbers in the order they were queued.",
 	}
 	for _, a := range actions {
 		c.Actions = append(c.Actions, *a)
@@ -363,7 +430,7 @@ var actions = actionDefaults([]*ActionInfo{
 	{Name: actEmit, Doc: "Announce an event (the original's EventAction): START_TURN, END_TURN or one the game declares. It is about the action's player.",
 		Fields: []Field{
 			{Name: "event", Type: TypeEvent, Doc: "the event to announce", Required: true},
-			{Name: "amount", Type: TypeInt, Doc: "the event's amount", Default: 0},
+			ranged(Field{Name: "amount", Type: TypeInt, Doc: "the event's amount", Default: 0}, -maxAmount, maxAmount),
 		}},
 	{Name: actSetCurrent, Doc: "Make a player the current one (the original's SetMetadataAction(CURRENT_PLAYER)).",
 		Fields: []Field{
@@ -371,8 +438,8 @@ var actions = actionDefaults([]*ActionInfo{
 		}, Emits: []string{CurrentPlayerChanged}},
 	{Name: actRoll, Doc: "Ask the player to roll, then roll the dice; the total is `roll` until the next roll.",
 		Fields: []Field{
-			{Name: "dice", Type: TypeInt, Doc: "how many dice", Default: 1},
-			{Name: "sides", Type: TypeInt, Doc: "the sides of each die", Default: 6},
+			ranged(Field{Name: "dice", Type: TypeInt, Doc: "how many dice", Default: 1}, 1, maxDice),
+			ranged(Field{Name: "sides", Type: TypeInt, Doc: "the sides of each die", Default: 6}, 1, maxSides),
 		}, Emits: []string{DiceRolled}, Asks: KindRoll},
 	{Name: actDraw, Doc: "Ask the player to draw, then take the top card of a deck; the discards are shuffled back when it is empty. The card is `card` until the next draw.",
 		Fields: []Field{
@@ -380,7 +447,7 @@ var actions = actionDefaults([]*ActionInfo{
 		}, Emits: []string{CardDrawn}, Asks: KindDraw},
 	{Name: actMove, Doc: "Walk the player along the board's arrows (backwards for a negative number), one tile at a time; at a fork the player chooses, at a dead end the walk stops.",
 		Fields: []Field{
-			{Name: "steps", Type: TypeInt, Doc: "how many tiles", Default: "roll"},
+			ranged(Field{Name: "steps", Type: TypeInt, Doc: "how many tiles (negative: backwards)", Default: "roll"}, -maxSteps, maxSteps),
 		}, Emits: []string{TilePassed, TileLanded}, Asks: KindChoosePath},
 	{Name: actMoveTo, Doc: "Put the player on a tile at once (a chute, a ladder, a card that sends them somewhere). Nothing happens if the tile is \"\".",
 		Fields: []Field{
@@ -389,22 +456,22 @@ var actions = actionDefaults([]*ActionInfo{
 	{Name: actMoveToNext, Doc: "Walk the player forward (along the first arrow of each tile) to the next tile of a colour, as many times as asked; with none ahead, to the end of the path.",
 		Fields: []Field{
 			{Name: "colour", Type: TypeColour, Doc: "the colour to walk to", Required: true},
-			{Name: "times", Type: TypeInt, Doc: "how many tiles of that colour", Default: 1},
+			ranged(Field{Name: "times", Type: TypeInt, Doc: "how many tiles of that colour", Default: 1}, 1, maxSteps),
 		}, Emits: []string{TilePassed, TileLanded}},
 	{Name: actScore, Doc: "Add the amount (negative: take it) to the player's score.",
 		Fields: []Field{
-			{Name: "amount", Type: TypeInt, Doc: "the change", Required: true},
+			ranged(Field{Name: "amount", Type: TypeInt, Doc: "the change", Required: true}, -maxAmount, maxAmount),
 		}, Emits: []string{ScoreChanged}},
 	{Name: actPay, Doc: "The player pays an amount to others (or to the bank): the payer's score goes down, the payees' up.",
 		Fields: []Field{
-			{Name: "amount", Type: TypeInt, Doc: "how much each payee gets", Required: true},
+			ranged(Field{Name: "amount", Type: TypeInt, Doc: "how much each payee gets", Required: true}, 0, maxAmount),
 			{Name: "to", Type: TypeChoice, Doc: "who is paid: the owner of the event's tile, the current player, the event's player or other player, every other player, or the bank", Default: SelOwner,
 				Values: []string{SelOwner, SelCurrent, SelEvent, SelOther, SelOthers, "bank"}},
 		}, Emits: []string{Paid, ScoreChanged}},
 	{Name: actBuy, Doc: "Offer the player a tile that nobody owns and that they can afford; if they accept, they pay its price and own it.",
 		Fields: []Field{
 			{Name: "tile", Type: TypeTile, Doc: "the tile for sale", Default: "tile.id"},
-			{Name: "price", Type: TypeInt, Doc: "its price", Default: "tile.price"},
+			ranged(Field{Name: "price", Type: TypeInt, Doc: "its price", Default: "tile.price"}, 0, maxAmount),
 		}, Emits: []string{TileBought, BuyDeclined, ScoreChanged}, Asks: KindBuy},
 	{Name: actAuction, Doc: "Auction a tile nobody owns among the action's players, all bidding at once (a quarter, half, three quarters, once, 1¼ or 1½ times its price, up to what each has); the highest bid buys it, ties going to the first in seat order from the current player.",
 		Fields: []Field{
@@ -413,12 +480,12 @@ var actions = actionDefaults([]*ActionInfo{
 	{Name: actChangeProp, Doc: "Add the amount to one of the player's properties (counters such as \"stuck\").",
 		Fields: []Field{
 			{Name: "prop", Type: TypeProp, Doc: "the property", Required: true},
-			{Name: "amount", Type: TypeInt, Doc: "the change", Default: 1},
+			ranged(Field{Name: "amount", Type: TypeInt, Doc: "the change", Default: 1}, -maxAmount, maxAmount),
 		}, Emits: []string{PropChanged}},
 	{Name: actSetProp, Doc: "Set one of the player's properties.",
 		Fields: []Field{
 			{Name: "prop", Type: TypeProp, Doc: "the property", Required: true},
-			{Name: "value", Type: TypeInt, Doc: "the new value", Default: 0},
+			ranged(Field{Name: "value", Type: TypeInt, Doc: "the new value", Default: 0}, -maxAmount, maxAmount),
 		}, Emits: []string{PropChanged}},
 	{Name: actRemove, Doc: "Take the player out of the game (bankrupt): their tiles are for sale again and they play no more turns. When nobody is left the game ends without a winner.",
 		Fields: []Field{}, Emits: []string{PlayerRemoved, GameOver}},
@@ -458,6 +525,16 @@ func actionInfo(name string) *ActionInfo {
 	return nil
 }
 
+// field returns the action's field of that name (a zero Field if none).
+func (a *ActionInfo) field(name string) Field {
+	for _, f := range a.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return Field{}
+}
+
 func actionNames() []string {
 	var out []string
 	for _, a := range actions {
@@ -466,10 +543,13 @@ func actionNames() []string {
 	return out
 }
 
+// priorityField is the "priority" member of actions.
+var priorityField = ranged(Field{Name: "priority", Type: TypeCount, Doc: "when: lower numbers run first (1 before 5; a party board runs its highest first), equal ones in the order they were queued", Default: DefaultPriority}, -maxPriority, maxPriority)
+
 // commonActionFields are the members every action has besides its own.
 var commonActionFields = []Field{
 	{Name: "action", Type: TypeChoice, Doc: "what to do", Required: true},
-	{Name: "priority", Type: TypeCount, Doc: "when: lower numbers run first, equal ones in the order they were queued", Default: DefaultPriority},
+	priorityField,
 	{Name: "player", Type: TypeChoice, Doc: "whose queue the action goes to (see the selectors)"},
 	{Name: "where", Type: TypeCondition, Doc: "for actions of several players: only those for whom this holds (player is each of them in turn)"},
 }
@@ -512,7 +592,7 @@ func predicateDefaults(list []PredicateInfo) []PredicateInfo {
 var playerFields = []Field{
 	{Name: "seat", Type: TypeCount, Doc: "the seat, from 0"},
 	{Name: "name", Type: TypeText, Doc: "the name"},
-	{Name: "score", Type: TypeCount, Doc: "the score (money)"},
+	{Name: "score", Type: TypeCount, Doc: "the score, which the game may name (players.scoreName: money, points)"},
 	{Name: "tile", Type: TypeTile, Doc: "the id of the tile they stand on"},
 	{Name: "active", Type: TypeCondition, Doc: "still in the game"},
 	{Name: "turns", Type: TypeCount, Doc: "turns begun"},

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cel.dev/cel-go/cel"
 
@@ -41,6 +42,12 @@ type Definition struct {
 	start     int
 	// minPlayers and maxPlayers bound the number of players.
 	minPlayers, maxPlayers int
+	// scores is set when the game keeps a score (see scored); scoreName
+	// is what it calls it, if it names it.
+	scores    bool
+	scoreName string
+	// events are the descriptions of the events the game declares.
+	events map[string]string
 }
 
 // part is one compiled hand-written rule.
@@ -79,6 +86,8 @@ const (
 	maxTiles   = 10_000
 	maxPlayers = 16
 	maxCards   = 10_000
+	// maxScoreName bounds the characters of players.scoreName.
+	maxScoreName = 40
 )
 
 // checker checks a file and compiles it, reporting problems with pointers
@@ -134,7 +143,7 @@ func (c *checker) atString(ptr string, problems []problem, what string) {
 // only when nothing was reported as an error.
 func (c *checker) check() *Definition {
 	f := c.f
-	c.d = &Definition{File: f, pack: c.pack, byID: map[string]int{}, propIndex: map[string]int{}, deckIndex: map[string]int{}}
+	c.d = &Definition{File: f, pack: c.pack, byID: map[string]int{}, propIndex: map[string]int{}, deckIndex: map[string]int{}, events: map[string]string{}}
 	if f.Game != "rulebook" {
 		c.errorf("/game", `"game" must be "rulebook"`)
 	}
@@ -159,10 +168,45 @@ func (c *checker) check() *Definition {
 		c.rule(i)
 	}
 	c.propRefs()
+	c.d.scores = c.scored()
 	if !c.rep.List.HasErrors() {
 		c.analyse()
 	}
 	return c.d
+}
+
+// scored reports whether the game keeps a score: it names it, players
+// start with one, or its rules change it, pay, sell, or read it (Chutes and
+// Ladders keeps none).
+func (c *checker) scored() bool {
+	if c.d.scoreName != "" || c.f.Players.Start.Score != 0 {
+		return true
+	}
+	reads := func(e *expr) bool { return e != nil && strings.Contains(e.src, "score") }
+	for _, p := range c.d.parts {
+		if cond, ok := p.trig.Condition.(condition); ok && reads(cond.e) {
+			return true
+		}
+		for _, a := range p.acts {
+			switch a.info.Name {
+			case actScore, actPay, actBuy, actAuction:
+				return true
+			case actEndGame:
+				if a.vals["winner"].lit == "highest-score" {
+					return true
+				}
+			}
+			if reads(a.where) {
+				return true
+			}
+			for _, v := range a.vals {
+				if reads(v.e) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (c *checker) board() {
@@ -293,6 +337,14 @@ func (c *checker) players() {
 	if p.Start.Tile != "" {
 		d.start, _ = c.tile("/players/start/tile", p.Start.Tile, "the starting tile")
 	}
+	switch n := utf8.RuneCountInString(p.ScoreName); {
+	case p.ScoreName != "" && strings.TrimSpace(p.ScoreName) == "":
+		c.errorf("/players/scoreName", "a score's name is a word, such as money or points, not only spaces")
+	case n > maxScoreName:
+		c.errorf("/players/scoreName", "a score's name has at most %d characters, not %d", maxScoreName, n)
+	default:
+		d.scoreName = strings.TrimSpace(p.ScoreName)
+	}
 	for _, k := range sortedKeys(p.Start.Props) {
 		c.prop(k)
 	}
@@ -382,6 +434,7 @@ func (c *checker) declaredEvents() {
 		default:
 			c.events[e.Name] = customEvent(e)
 			c.eventNames = append(c.eventNames, e.Name)
+			c.d.events[e.Name] = e.Description
 		}
 	}
 }
@@ -475,8 +528,8 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		json.Unmarshal(raw, &v)
 		if x, ok := v.(float64); !ok || x != float64(int(x)) {
 			c.errorf(ptr, "must be a whole number, not %s", diag.JSONKind(v))
-		} else if f.Name != "scoreMinBound" && x < 0 {
-			c.errorf(ptr, "cannot be negative")
+		} else {
+			c.inRange(ptr, f, int(x))
 		}
 	case TypeInt:
 		c.value(ptr, f, raw)
@@ -626,6 +679,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 	} else if !slices.Contains(selectorNames(), a.Player) {
 		c.errorf(ptr+"/player", "unknown player %q%s; whose queue: %s", a.Player, diag.DidYouMean(a.Player, selectorNames()), strings.Join(selectorNames(), ", "))
 	}
+	c.inRange(ptr+"/priority", priorityField, a.Priority)
 	if a.Where != "" {
 		if e, probs := compileExpr(a.Where, cel.BoolType); probs != nil {
 			c.atString(ptr+"/where", probs, "condition")
@@ -701,6 +755,9 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 			if err != nil {
 				return fail("must be a whole number, not %s", num)
 			}
+			if !c.inRange(ptr, f, i) {
+				return value{}, false
+			}
 			return value{lit: i}, true
 		}
 		if !isStr || f.Type == TypeCount {
@@ -749,6 +806,15 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 		return c.exprValue(ptr, s, cel.BoolType, n)
 	}
 	return value{lit: s}, true
+}
+
+// inRange reports a number outside its field's range.
+func (c *checker) inRange(ptr string, f Field, n int) bool {
+	if !f.outside(n) {
+		return true
+	}
+	c.errorf(ptr, "%s must be %s (%s), not %d", f.Name, f.rangeText(), f.Doc, n)
+	return false
 }
 
 func (c *checker) exprValue(ptr, src string, typ *cel.Type, n int) (value, bool) {

@@ -40,6 +40,9 @@ func reference() string {
 			if len(f.Values) > 0 {
 				doc += " (" + strings.Join(f.Values, ", ") + ")"
 			}
+			if f.Min != nil || f.Max != nil {
+				doc += "; " + f.rangeText()
+			}
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f.Name, f.Type, def(f), cell(doc))
 		}
 	}

@@ -27,9 +27,12 @@ type File struct {
 // Players says how many may play and how each starts.
 type Players struct {
 	// Min and Max bound the number of players (defaults 2 and 6).
-	Min   int         `json:"min,omitempty"`
-	Max   int         `json:"max,omitempty"`
-	Start PlayerStart `json:"start,omitzero"`
+	Min int `json:"min,omitempty"`
+	Max int `json:"max,omitempty"`
+	// ScoreName is what the game calls its players' score ("money",
+	// "points"), for the log and the page; "" if it names none.
+	ScoreName string      `json:"scoreName,omitempty"`
+	Start     PlayerStart `json:"start,omitzero"`
 }
 
 // PlayerStart is every player's starting state.

@@ -403,7 +403,7 @@ func (m *Match) Outcome() game.Outcome {
 	if s.MaxRounds > 0 && rounds > s.MaxRounds {
 		rounds = s.MaxRounds // the round limit ended it before the round began
 	}
-	return game.Outcome{Over: s.Over, Winners: append([]int{}, s.Winners...), Reason: s.EndReason, Rounds: rounds}
+	return game.Outcome{Over: s.Over, Winners: append([]int{}, s.Winners...), Reason: s.endWords, Rounds: rounds}
 }
 
 // BotCommand returns, as JSON, what a bot playing the seat does now (see

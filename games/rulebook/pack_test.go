@@ -357,7 +357,7 @@ func TestEditor(t *testing.T) {
 		members = append(members, k)
 	}
 	slices.Sort(members)
-	if want := []string{"actions", "defaultPriority", "events", "predicates", "predicatesFor", "presets", "selectors", "variables"}; !slices.Equal(members, want) {
+	if want := []string{"actions", "defaultPriority", "events", "predicates", "predicatesFor", "presets", "priorityDoc", "priorityOrder", "selectors", "variables"}; !slices.Equal(members, want) {
 		t.Errorf("catalog members %v, want %v", members, want)
 	}
 	var predicatesFor map[string][]string

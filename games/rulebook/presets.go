@@ -49,7 +49,7 @@ var presets = []*PresetInfo{
 		}},
 	{Name: "DieMove", Origin: "the original's DieMoveRule",
 		Doc:    "At the start of a turn the player rolls and walks that many tiles (both at priority 1).",
-		Params: []Field{{Name: "numberOfDice", Type: TypeCount, Doc: "how many dice", Default: 1}, {Name: "sides", Type: TypeCount, Doc: "the sides of each die", Default: 6}, ifParam},
+		Params: []Field{ranged(Field{Name: "numberOfDice", Type: TypeCount, Doc: "how many dice", Default: 1}, 1, maxDice), ranged(Field{Name: "sides", Type: TypeCount, Doc: "the sides of each die", Default: 6}, 1, maxSides), ifParam},
 		expand: func(p presetArgs) []Rule {
 			return []Rule{hand("roll and move", StartTurn, p.and(""), nil,
 				newAction(actRoll, 1, "dice", p.num("numberOfDice"), "sides", p.num("sides")), newAction(actMove, 1, "steps", "roll"))}
@@ -83,7 +83,7 @@ var presets = []*PresetInfo{
 		}},
 	{Name: "ScoreTile", Origin: "the original's ScoreTileRule",
 		Doc:    "A player who lands on a tile another player owns pays its rent to the owner (priority 3).",
-		Params: []Field{{Name: "tileType", Type: TypeKind, Doc: "the kind of tile that asks rent; \"\" for any", Default: ""}, {Name: "rent", Type: TypeInt, Doc: "how much", Default: "tile.rent"}, ifParam},
+		Params: []Field{{Name: "tileType", Type: TypeKind, Doc: "the kind of tile that asks rent; \"\" for any", Default: ""}, ranged(Field{Name: "rent", Type: TypeInt, Doc: "how much", Default: "tile.rent"}, 0, maxAmount), ifParam},
 		expand: func(p presetArgs) []Rule {
 			var w *When
 			if k := p.str("tileType"); k != "" {
@@ -104,7 +104,7 @@ var presets = []*PresetInfo{
 		}},
 	{Name: "LastStandingWin", Origin: "the original's LastStandingWinRule",
 		Doc:    "When a player is removed and only numWinPlayer players are left, they win (priority 0).",
-		Params: []Field{{Name: "numWinPlayer", Type: TypeCount, Doc: "how many players are left when the game ends", Default: 1}},
+		Params: []Field{ranged(Field{Name: "numWinPlayer", Type: TypeCount, Doc: "how many players are left when the game ends", Default: 1}, 1, maxPlayers)},
 		expand: func(p presetArgs) []Rule {
 			r := hand("last standing", PlayerRemoved, "game.players <= "+strconv.Itoa(p.num("numWinPlayer")), nil, newAction(actWin, 0))
 			r.Then[0].Player = SelEach
@@ -112,7 +112,7 @@ var presets = []*PresetInfo{
 		}},
 	{Name: "RemovePlayer", Origin: "the original's RemovePlayerRule",
 		Doc:    "At the start of every turn, players whose score is below scoreMinBound are out (priority 0).",
-		Params: []Field{{Name: "scoreMinBound", Type: TypeCount, Doc: "the lowest score that stays in", Default: 0}},
+		Params: []Field{ranged(Field{Name: "scoreMinBound", Type: TypeCount, Doc: "the lowest score that stays in", Default: 0}, -maxAmount, maxAmount)},
 		expand: func(p presetArgs) []Rule {
 			r := hand("bankrupt", StartTurn, "", nil, newAction(actRemove, 0))
 			r.Then[0].Player = SelEach
@@ -121,7 +121,7 @@ var presets = []*PresetInfo{
 		}},
 	{Name: "TurnLimit", Origin: "Tabula, for games that might not end",
 		Doc:    "When a turn of the round after the last one would begin, the game ends and the highest score wins (priority 0).",
-		Params: []Field{{Name: "rounds", Type: TypeCount, Doc: "how many rounds are played", Required: true}},
+		Params: []Field{ranged(Field{Name: "rounds", Type: TypeCount, Doc: "how many rounds are played", Required: true}, 1, maxRoundLimit)},
 		expand: func(p presetArgs) []Rule {
 			return []Rule{hand("round limit", StartTurn, "game.round > "+strconv.Itoa(p.num("rounds")), nil, newAction(actEndGame, 0))}
 		}},

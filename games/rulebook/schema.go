@@ -24,8 +24,9 @@ var Schema = sync.OnceValue(func() []byte {
 		"props": obj{"type": "object", "description": "named whole numbers", "additionalProperties": obj{"type": "integer"}},
 		"players": obj{"type": "object", "additionalProperties": false, "description": "how many may play and how each starts",
 			"properties": obj{
-				"min": obj{"type": "integer", "minimum": 1, "default": 2, "description": "the fewest players"},
-				"max": obj{"type": "integer", "minimum": 1, "maximum": maxPlayers, "default": 6, "description": "the most players"},
+				"min":       obj{"type": "integer", "minimum": 1, "default": 2, "description": "the fewest players"},
+				"max":       obj{"type": "integer", "minimum": 1, "maximum": maxPlayers, "default": 6, "description": "the most players"},
+				"scoreName": obj{"type": "string", "minLength": 1, "maxLength": maxScoreName, "description": "what the game calls its players' score, such as money or points, in the log and on the page"},
 				"start": obj{"type": "object", "additionalProperties": false, "description": "every player's starting state", "properties": obj{
 					"tile":  obj{"type": "string", "description": "the starting tile's id (default: the first tile)"},
 					"score": obj{"type": "integer", "default": 0, "description": "the starting score (money)"},
@@ -168,6 +169,12 @@ func fieldSchema(f Field) obj {
 		s = obj{"enum": f.Values}
 	default:
 		s = obj{"type": "string"}
+	}
+	if f.Min != nil {
+		s["minimum"] = *f.Min
+	}
+	if f.Max != nil {
+		s["maximum"] = *f.Max
 	}
 	s["description"] = f.Doc
 	if f.Default != nil {

@@ -35,6 +35,11 @@ type State struct {
 	// counts those used.
 	Script   []int
 	Scripted int
+
+	// endWords says why the game ended in the players' words (EndReason
+	// is the engine's, which stored matches hash). It follows from what the
+	// hash holds: how the game ended and who won.
+	endWords string
 }
 
 // Player is one player of a match.

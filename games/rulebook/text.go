@@ -38,7 +38,14 @@ func (m *Match) Text(seat int) string {
 			b.WriteString(": out\n")
 			continue
 		}
-		fmt.Fprintf(&b, ": %d on %s", p.Score, s.tileLabel(p.Tile))
+		switch d := m.def; {
+		case !d.scores:
+			fmt.Fprintf(&b, ": on %s", s.tileLabel(p.Tile))
+		case d.scoreName != "":
+			fmt.Fprintf(&b, ": %d %s, on %s", p.Score, d.scoreName, s.tileLabel(p.Tile))
+		default:
+			fmt.Fprintf(&b, ": %d on %s", p.Score, s.tileLabel(p.Tile))
+		}
 		if n := s.owned(i); n > 0 {
 			fmt.Fprintf(&b, ", owns %d", n)
 		}
@@ -49,7 +56,7 @@ func (m *Match) Text(seat int) string {
 	}
 	switch {
 	case s.Over:
-		fmt.Fprintf(&b, "Game over: %s.\n", s.EndReason)
+		fmt.Fprintf(&b, "Game over: %s.\n", s.endWords)
 		return b.String()
 	case m.err != nil:
 		fmt.Fprintf(&b, "The match stopped: %v\n", m.err)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/game"
@@ -17,16 +19,20 @@ import (
 // asked are what differ between viewers.
 type View struct {
 	// You is the viewer's seat, or -1 for a spectator.
-	You       int          `json:"you"`
-	Turn      int          `json:"turn"`
-	Round     int          `json:"round"`
-	Current   int          `json:"current"`
-	Roll      int          `json:"roll"`
-	Dice      []int        `json:"dice"`
-	Card      *CardView    `json:"card,omitempty"`
-	Over      bool         `json:"over"`
-	Winners   []int        `json:"winners"`
-	EndReason string       `json:"endReason,omitempty"`
+	You       int       `json:"you"`
+	Turn      int       `json:"turn"`
+	Round     int       `json:"round"`
+	Current   int       `json:"current"`
+	Roll      int       `json:"roll"`
+	Dice      []int     `json:"dice"`
+	Card      *CardView `json:"card,omitempty"`
+	Over      bool      `json:"over"`
+	Winners   []int     `json:"winners"`
+	EndReason string    `json:"endReason,omitempty"`
+	// Scores is set when the game keeps a score (players' Score), and
+	// ScoreName is what it calls it ("money"), if it names it.
+	Scores    bool         `json:"scores"`
+	ScoreName string       `json:"scoreName,omitempty"`
 	Error     string       `json:"error,omitempty"`
 	Players   []PlayerView `json:"players"`
 	// Owners gives each owned tile's owner's seat, by tile id.
@@ -63,7 +69,8 @@ func (m *Match) View(seat int) any { return m.view(seat) }
 func (m *Match) view(seat int) View {
 	s := m.state
 	v := View{You: seat, Turn: s.Turn, Round: s.Round, Current: s.Current, Roll: s.Roll, Dice: slices.Clone(s.Dice),
-		Over: s.Over, Winners: slices.Clone(s.Winners), EndReason: s.EndReason, Owners: map[string]int{},
+		Over: s.Over, Winners: slices.Clone(s.Winners), EndReason: s.endWords, Owners: map[string]int{},
+		Scores: m.def.scores, ScoreName: m.def.scoreName,
 		Waits: m.Waits(), YourWaits: []Wait{}, Hash: m.Hash(), Commands: m.commands, Log: m.LogLen()}
 	if m.err != nil {
 		v.Error = m.err.Error()
@@ -187,7 +194,7 @@ func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
 	case engine.RecNote:
 		e.Text = r.Text
 	case engine.RecError:
-		e.Text = "The game stopped: " + r.Text
+		e.Text = "The game stopped on an error"
 		e.Detail = r.Text
 	}
 	return e, true
@@ -195,7 +202,8 @@ func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
 
 // eventText says what an event means to the players ("" for the game's
 // bookkeeping: the end of a turn, the change of the current player, the
-// score changes that settle a payment or a purchase already told).
+// score changes that settle a payment or a purchase already told, an event
+// the game declares without describing it).
 func (m *Match) eventText(ev *engine.Event, typ string) string {
 	s := m.state
 	name := ""
@@ -236,6 +244,8 @@ func (m *Match) eventText(ev *engine.Event, typ string) string {
 		switch {
 		case d.settles:
 			return ""
+		case m.def.scoreName != "":
+			return fmt.Sprintf("%s's %s: %+d (now %d)", name, m.def.scoreName, ev.Amount, d.Total)
 		case ev.Amount < 0:
 			return fmt.Sprintf("%s loses %d (now %d)", name, -ev.Amount, d.Total)
 		}
@@ -253,12 +263,26 @@ func (m *Match) eventText(ev *engine.Event, typ string) string {
 	case PlayerWon:
 		return name + " wins"
 	case GameOver:
-		return "Game over: " + d.Reason
+		return "Game over: " + d.words
 	}
-	if name != "" {
-		return typ + " (" + name + ")"
+	// An event the game declares, told by its description, if any.
+	doc := m.def.events[typ]
+	switch {
+	case doc == "":
+		return ""
+	case name != "":
+		return name + ": " + doc
 	}
-	return typ
+	return capital(doc)
+}
+
+// capital starts a sentence.
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // eventDetail tells an event in the engine's words: its type and what it

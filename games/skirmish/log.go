@@ -2,6 +2,7 @@ package skirmish
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tabulagames/tabula/engine"
@@ -81,8 +82,9 @@ type ShoveData struct {
 // in players' words (Text; "" for what players need not read: the phases
 // of an action before its completion, the steps of a move, trigger
 // firings), and in the engine's (Detail, the scenario trace's line).
+// Texts come in the order things happened (see blowBeforeEnd).
 func (m *Match) Log(viewer, from int) []game.Entry {
-	return engine.Transcribe(m.Engine, from, func(i int, r engine.Record) (game.Entry, bool) {
+	return m.blowBeforeEnd(engine.Transcribe(m.Engine, from, func(i int, r engine.Record) (game.Entry, bool) {
 		e := game.Entry{Seq: i, Chain: int(r.Chain), Depth: int(r.Depth), Kind: r.Kind.String(), Seat: -1, Detail: m.line(&r)}
 		switch r.Kind {
 		case engine.RecEvent:
@@ -108,7 +110,48 @@ func (m *Match) Log(viewer, from int) []game.Entry {
 			e.Text = "The match stopped on an error: " + r.Text
 		}
 		return e, true
+	}))
+}
+
+// blowBeforeEnd tells the action that ended the fight before the end. The
+// engine ends the fight as soon as the last creature of a side goes down,
+// while the blow that felled it is still being resolved; an action is told
+// at its completion, which then comes after the end. So an action whose
+// completion follows the end in its chain is told at the entry of its
+// effect, where the blow landed: players read the blow, then the end.
+// Entries keep the order of their records.
+func (m *Match) blowBeforeEnd(log []game.Entry) []game.Entry {
+	end := slices.IndexFunc(log, func(e game.Entry) bool {
+		return e.Kind == engine.RecEvent.String() && e.Type == m.def.p.types.Name(m.def.p.ev.encounterEnd)
 	})
+	if end < 0 {
+		return log
+	}
+	chain := log[end].Chain
+	for i := end + 1; i < len(log) && log[i].Chain == chain; i++ {
+		done := &log[i]
+		if done.Text == "" || m.phase(done.Seq) != engine.Completion {
+			continue
+		}
+		for j := end - 1; j >= 0 && log[j].Chain == chain; j-- {
+			blow := &log[j]
+			if blow.Type == done.Type && blow.Subject == done.Subject && blow.Target == done.Target && m.phase(blow.Seq) == engine.EffectPhase {
+				blow.Text, blow.Data, blow.Amount, blow.At = done.Text, done.Data, done.Amount, done.At
+				done.Text, done.Data = "", nil
+				break
+			}
+		}
+	}
+	return log
+}
+
+// phase is the phase of the event log record seq tells, if any.
+func (m *Match) phase(seq int) engine.Phase {
+	r := m.Engine.Records()[seq]
+	if r.Kind != engine.RecEvent {
+		return engine.NoPhase
+	}
+	return m.Engine.Events[r.Event].Phase
 }
 
 // bearer returns the combatant an entity is or belongs to: the combatant

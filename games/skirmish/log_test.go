@@ -183,3 +183,33 @@ func TestFiringEntry(t *testing.T) {
 		t.Errorf("firing %+v", log[i])
 	}
 }
+
+// The end of the fight is told after the blow that ended it, though the
+// engine finds the fight over while the blow is still being resolved (an
+// attack is told at its completion, after the deaths it causes): in the
+// whole log, and in the entries of the last command, as a page reads them.
+func TestFightOverIsToldLast(t *testing.T) {
+	m := fight(t, "invisible-rogue.encounter.json", []int{6, 17, 2, 20, 6, 6}, Command{Do: "attack", Who: "rogue", Target: "goblin"},
+		Command{Do: "end"})
+	before := m.LogLen()
+	do(t, m, Command{Do: "attack", Who: "goblin", Target: "rogue"})
+	want := []string{
+		"The goblin critically hits the rogue with the scimitar: 14 damage, and it goes down",
+		"The fight is over: goblins (Bob) are the last standing",
+	}
+	for _, from := range []int{0, before} {
+		var texts []string
+		for _, e := range m.Log(game.Spectator, from) {
+			if e.Text != "" {
+				texts = append(texts, e.Text)
+			}
+		}
+		if len(texts) < 2 || !slices.Equal(texts[len(texts)-2:], want) {
+			t.Errorf("from record %d, the log ends:\n%s\nwant it to end:\n%s", from, strings.Join(texts, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	blow := entry(t, m, want[0])
+	if blow.Type != "ATTACK" || blow.Subject != "goblin" || blow.Target != "rogue" || blow.Amount != 14 || blow.Data.(*AttackData).HPLeft == nil {
+		t.Errorf("the blow's entry %+v", blow)
+	}
+}
