@@ -13,7 +13,7 @@ import (
 )
 
 // natsForTest starts a NATS server with JetStream in the test process.
-func natsForTest(t *testing.T) string {
+func natsForTest(t testing.TB) string {
 	t.Helper()
 	url, stop, err := cluster.Embed(cluster.EmbedOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {

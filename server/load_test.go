@@ -246,14 +246,18 @@ func newLoadMatches(tb testing.TB, base, board string, n int) []*loadMatch {
 	return out
 }
 
-func newLoadMatch(tb testing.TB, base, board string) *loadMatch {
+func newLoadMatch(tb testing.TB, base, board string, playerBases ...string) *loadMatch {
 	var m created
 	postJSON(tb, base+"/api/matches", map[string]any{"board": board, "seats": 2, "maxRounds": 10000}, &m)
 	lm := &loadMatch{id: m.ID}
 	for i, name := range []string{"Ann", "Bob"} {
 		var j joined
 		postJSON(tb, base+"/api/matches/"+m.ID+"/join", map[string]any{"name": name, "invite": m.Invite}, &j)
-		url := strings.Replace(base, "http", "ws", 1) + "/api/matches/" + m.ID + "/ws?token=" + j.Token
+		pb := base
+		if i < len(playerBases) {
+			pb = playerBases[i]
+		}
+		url := strings.Replace(pb, "http", "ws", 1) + "/api/matches/" + m.ID + "/ws?token=" + j.Token
 		ws, _, err := websocket.Dial(context.Background(), url, nil)
 		if err != nil {
 			tb.Fatal(err)

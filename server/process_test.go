@@ -48,7 +48,7 @@ var (
 )
 
 // buildTabula compiles the command line once per test process.
-func buildTabula(t *testing.T) string {
+func buildTabula(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "tabula-bin-")
@@ -71,7 +71,7 @@ func buildTabula(t *testing.T) string {
 
 var servingAt = regexp.MustCompile(`serving at (http://[^/ ]+)/`)
 
-func startServer(t *testing.T, bin, db string, args ...string) *serverProcess {
+func startServer(t testing.TB, bin, db string, args ...string) *serverProcess {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, args...)...)
 	stdout, _ := cmd.StdoutPipe()
