@@ -345,6 +345,8 @@ func schemaMessage(k jsonschema.ErrorKind, didYouMean func(string, []string) str
 			return "must not be empty"
 		}
 		return fmt.Sprintf("needs at least %d characters, not %d", k.Want, k.Got)
+	case *kind.MaxLength:
+		return TooLong(k.Want, k.Got)
 	}
 	return k.LocalizedString(printer)
 }

@@ -3,6 +3,7 @@ package rulebook
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/tabulagames/tabula/diag"
@@ -21,7 +22,8 @@ type obj = map[string]any
 // test checks that the published copy is the same.
 var Schema = sync.OnceValue(func() []byte {
 	defs := obj{
-		"props": obj{"type": "object", "description": "named whole numbers", "additionalProperties": obj{"type": "integer"}},
+		"props": obj{"type": "object", "description": "named whole numbers", "additionalProperties": obj{"type": "integer"},
+			"maxProperties": maxProps},
 		"players": obj{"type": "object", "additionalProperties": false, "description": "how many may play and how each starts",
 			"properties": obj{
 				"min": obj{"type": "integer", "minimum": 1, "default": 2, "description": "the fewest players"},
@@ -119,16 +121,7 @@ var Schema = sync.OnceValue(func() []byte {
 		props["player"] = obj{"enum": selectorNames(), "default": a.Player, "description": "whose queue the action goes to"}
 		return a.Doc, props, a.Fields
 	})
-	// The top level in reading order; encoding/json sorts the rest.
-	var m members
-	m.add("$schema", "https://json-schema.org/draft/2020-12/schema")
-	m.add("$id", SchemaURL)
-	m.add("title", "Tabula rule book, version 1")
-	m.add("description", "A game made of rules: a board of tiles, players, decks, and rules \"when EVENT, if CONDITION, then ACTIONS\". See docs/rulebook.md.")
-	m.add("type", "object")
-	m.add("required", []string{"game", "board", "rules"})
-	m.add("additionalProperties", false)
-	m.add("properties", obj{
+	top := obj{
 		"$schema":     obj{"type": "string"},
 		"game":        obj{"const": "rulebook"},
 		"name":        obj{"type": "string"},
@@ -138,7 +131,21 @@ var Schema = sync.OnceValue(func() []byte {
 		"decks":       obj{"type": "array", "items": obj{"$ref": "#/$defs/deck"}},
 		"events":      obj{"type": "array", "items": obj{"$ref": "#/$defs/event"}},
 		"rules":       obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}},
-	})
+	}
+	bound(obj{"properties": top}, "")
+	for _, d := range defs {
+		bound(d, "")
+	}
+	// The top level in reading order; encoding/json sorts the rest.
+	var m members
+	m.add("$schema", "https://json-schema.org/draft/2020-12/schema")
+	m.add("$id", SchemaURL)
+	m.add("title", "Tabula rule book, version 1")
+	m.add("description", "A game made of rules: a board of tiles, players, decks, and rules \"when EVENT, if CONDITION, then ACTIONS\". See docs/rulebook.md.")
+	m.add("type", "object")
+	m.add("required", []string{"game", "board", "rules"})
+	m.add("additionalProperties", false)
+	m.add("properties", top)
 	m.add("$defs", defs)
 	var b bytes.Buffer
 	if err := json.Indent(&b, m.done(), "", "  "); err != nil {
@@ -147,6 +154,44 @@ var Schema = sync.OnceValue(func() []byte {
 	b.WriteByte('\n')
 	return b.Bytes()
 })
+
+// bound gives every string of a schema the limit the loader has for it
+// (stringLimits): its member's, or the names' for the names of a map's
+// members. member names the member whose value s describes ("" for none).
+func bound(s any, member string) {
+	switch s := s.(type) {
+	case obj:
+		_, enum := s["enum"]
+		_, konst := s["const"]
+		if t := s["type"]; (t == "string" || slices.Contains(asStrings(t), "string")) && !enum && !konst {
+			s["maxLength"] = stringLimits.For(member)
+		}
+		if props, ok := s["properties"].(obj); ok {
+			for name, sub := range props {
+				bound(sub, name)
+			}
+		}
+		if ap, ok := s["additionalProperties"].(obj); ok {
+			s["propertyNames"] = obj{"maxLength": stringLimits.Key}
+			bound(ap, "")
+		}
+		for _, k := range []string{"items", "if", "then", "else"} {
+			bound(s[k], member)
+		}
+		for _, k := range []string{"anyOf", "allOf", "oneOf"} {
+			bound(s[k], member)
+		}
+	case []any:
+		for _, sub := range s {
+			bound(sub, member)
+		}
+	}
+}
+
+func asStrings(v any) []string {
+	out, _ := v.([]string)
+	return out
+}
 
 func builtinNames() []string {
 	var out []string
