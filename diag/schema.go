@@ -37,7 +37,8 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	compiler *jsonschema.Compiler
 	url      string
-	doc      any // the schema document, read for the members an object allows
+	doc      any    // the schema document, read for the members an object allows
+	parts    []part // arrays checked element by element (Split)
 }
 
 // MustCompileSchema compiles the JSON Schema document data, whose $id is
@@ -96,6 +97,12 @@ func (s *Schema) Check(r Errorer, doc any) bool {
 		// start one for messages nobody keeps.
 		return false
 	}
+	whole := s.check(r, doc)
+	return s.checkParts(r, doc) && whole
+}
+
+// check checks the document, the elements of its parts aside.
+func (s *Schema) check(r Errorer, doc any) bool {
 	err := s.compiled.Validate(doc)
 	if err == nil {
 		return true
@@ -105,7 +112,7 @@ func (s *Schema) Check(r Errorer, doc any) bool {
 		r.Errorf("", "JSON Schema: %v", err)
 		return false
 	}
-	c := &check{s: s, r: r, seen: map[problem]bool{}, didYouMean: DidYouMean}
+	c := &check{s: s, r: r, didYouMean: DidYouMean}
 	if sg, ok := r.(Suggester); ok {
 		c.didYouMean = sg.DidYouMean
 	}
@@ -149,6 +156,9 @@ func (c *check) report(p problem) {
 		return
 	}
 	if !c.seen[p] {
+		if c.seen == nil {
+			c.seen = map[problem]bool{}
+		}
 		c.seen[p] = true
 		c.r.Errorf(p.pointer, "%s", p.message)
 	}

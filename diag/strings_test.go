@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -55,5 +56,26 @@ func TestJoinNames(t *testing.T) {
 	}
 	if got := JoinNames(names); !strings.HasSuffix(got, ", "+strings.Repeat("x", MaxListed)+" and 5 more") {
 		t.Errorf("JoinNames of %d = %q", len(names), got)
+	}
+}
+
+// TestDecodeValues: a document of MaxValues values decodes; one more is
+// refused where it starts, unless a syntax error comes first.
+func TestDecodeValues(t *testing.T) {
+	zeros := func(n int) string { return "[" + strings.Repeat("0,", n-1) + "0]" }
+	objects := func(n int) string { return "[" + strings.Repeat(`{"a":[]},`, n-1) + `{"a":[]}]` }
+	for _, c := range []struct{ doc, want string }{
+		{zeros(MaxValues - 1), ""},
+		{objects((MaxValues - 1) / 2), ""},
+		{zeros(MaxValues), fmt.Sprintf("f.json:1:%d: /: invalid JSON: the document holds more than %d values (objects, arrays, strings, numbers…)", 2*MaxValues, MaxValues)},
+		{objects(MaxValues / 2), fmt.Sprintf("f.json:1:%d: /: invalid JSON: the document holds more than %d values (objects, arrays, strings, numbers…)", 1+9*(MaxValues/2-1)+5+1, MaxValues)},
+		{"[x," + zeros(MaxValues), "f.json:1:2: /: invalid JSON: invalid character 'x' looking for beginning of value"},
+		{"[[],[], " + zeros(MaxValues-4) + "]", ""},
+	} {
+		r := NewReporter("f.json", []byte(c.doc))
+		_, ok := r.DecodeJSON([]byte(c.doc))
+		if got := strings.TrimSpace(r.List.String()); got != c.want || ok != (c.want == "") {
+			t.Errorf("%.30s…: got %q, want %q", c.doc, got, c.want)
+		}
 	}
 }

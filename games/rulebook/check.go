@@ -12,6 +12,7 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 )
 
 // Definition is a checked game file ready to play: its rules compiled to
@@ -74,16 +75,50 @@ type value struct {
 	e   *expr
 }
 
-// The most tiles, players and deck cards a game may have, and the most
-// properties its players, its tiles and its cards may each have: every
-// tile and every card holds every property name of its kind, and a
-// condition may go through them all.
+// The most tiles, players, deck cards, events, rules and actions a game
+// may have, and the most properties its players, its tiles and its cards
+// may each have: every tile and every card holds every property name of
+// its kind, and a condition may go through them all.
 const (
 	maxTiles   = 10_000
 	maxPlayers = 16
 	maxCards   = 10_000
+	maxEvents  = 10_000
+	maxRules   = 10_000
+	maxActions = 20_000
 	maxProps   = 50
 )
+
+// counts refuses, before the file is decoded into the game's own values,
+// more tiles, cards, events, rules and actions than a game may have: each
+// costs memory however briefly it is written ({} is three bytes). It
+// reports whether the counts are within bounds.
+func counts(rep *diag.Reporter, root map[string]any) bool {
+	ok := true
+	within := func(ptr string, n, most int, what string) {
+		if n > most {
+			rep.Errorf(ptr, "a game has at most %d %s, not %d", most, what, n)
+			ok = false
+		}
+	}
+	list := func(v any) []any { l, _ := v.([]any); return l }
+	board, _ := root["board"].(map[string]any)
+	within("/board/tiles", len(list(board["tiles"])), maxTiles, "tiles")
+	within("/events", len(list(root["events"])), maxEvents, "events")
+	within("/rules", len(list(root["rules"])), maxRules, "rules")
+	cards, actions := len(list(root["decks"])), 0
+	for _, d := range list(root["decks"]) {
+		deck, _ := d.(map[string]any)
+		cards += len(list(deck["cards"]))
+	}
+	for _, r := range list(root["rules"]) {
+		rule, _ := r.(map[string]any)
+		actions += len(list(rule["then"]))
+	}
+	within("/decks", cards, maxCards, "cards in its decks")
+	within("/rules", actions, maxActions, "actions in its rules")
+	return ok
+}
 
 // checker checks a file and compiles it, reporting problems with pointers
 // (and positions when it has the file's bytes).
@@ -103,6 +138,37 @@ type checker struct {
 	// preset is set while the rules of a preset are compiled: problems are
 	// reported at the preset rule.
 	preset, presetPtr string
+	// compiled are the expressions compiled so far, by type and text.
+	compiled map[exprKey]compiledExpr
+}
+
+type exprKey struct {
+	src string
+	typ *cel.Type
+}
+
+type compiledExpr struct {
+	e     *expr
+	probs []problem
+}
+
+// compile compiles an expression once however many times the file
+// writes it, and at most celcost.MaxConditions different ones: compiling
+// one costs far more than reading it (a tenth of a millisecond).
+func (c *checker) compile(src string, typ *cel.Type) (*expr, []problem) {
+	k := exprKey{src, typ}
+	if x, ok := c.compiled[k]; ok {
+		return x.e, x.probs
+	}
+	if c.compiled == nil {
+		c.compiled = map[exprKey]compiledExpr{}
+	}
+	if len(c.compiled) == celcost.MaxConditions {
+		return nil, []problem{{msg: fmt.Sprintf("a rule book holds at most %d different conditions and expressions", celcost.MaxConditions)}}
+	}
+	e, probs := compileWith(src, typ, c.didYouMean)
+	c.compiled[k] = compiledExpr{e, probs}
+	return e, probs
 }
 
 func newChecker(p *Pack, rep *diag.Reporter, f *File) *checker {
@@ -216,10 +282,6 @@ func (c *checker) board() {
 	d := c.d
 	if len(tiles) == 0 {
 		c.errorf("/board/tiles", "the board needs at least one tile")
-		return
-	}
-	if len(tiles) > maxTiles {
-		c.errorf("/board/tiles", "a board has at most %d tiles, not %d", maxTiles, len(tiles))
 		return
 	}
 	for i, t := range tiles {
@@ -582,7 +644,7 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		switch f.Type {
 		case TypeCondition:
 			if s != "" {
-				if _, probs := compileWith(s, cel.BoolType, c.didYouMean); probs != nil {
+				if _, probs := c.compile(s, cel.BoolType); probs != nil {
 					c.atString(ptr, probs, "condition")
 				}
 			}
@@ -636,7 +698,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 	}
 	if r.If != "" {
 		p.conditional = true
-		if e, probs := compileWith(r.If, cel.BoolType, c.didYouMean); probs != nil {
+		if e, probs := c.compile(r.If, cel.BoolType); probs != nil {
 			c.atString(ptr+"/if", probs, "condition")
 		} else {
 			t.Condition = condition{e}
@@ -718,7 +780,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 		c.errorf(ptr+"/player", "unknown player %q%s; whose queue: %s", a.Player, c.didYouMean(a.Player, selectorNames()), strings.Join(selectorNames(), ", "))
 	}
 	if a.Where != "" {
-		if e, probs := compileWith(a.Where, cel.BoolType, c.didYouMean); probs != nil {
+		if e, probs := c.compile(a.Where, cel.BoolType); probs != nil {
 			c.atString(ptr+"/where", probs, "condition")
 		} else {
 			out.where = e
@@ -843,7 +905,7 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 }
 
 func (c *checker) exprValue(ptr, src string, typ *cel.Type, n int) (value, bool) {
-	e, probs := compileWith(src, typ, c.didYouMean)
+	e, probs := c.compile(src, typ)
 	if probs != nil {
 		c.atString(ptr, probs, "expression")
 		return value{}, false

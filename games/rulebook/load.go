@@ -42,13 +42,17 @@ func (p *Pack) parse(ctx context.Context, file string, data []byte) (*Definition
 	if !ok {
 		return nil, rep.List
 	}
-	if _, isObj := root.(map[string]any); !isObj {
+	obj, isObj := root.(map[string]any)
+	if !isObj {
 		rep.Errorf("", "a rule book must be a JSON object, not %s", diag.JSONKind(root))
 		return nil, rep.List
 	}
 	diag.CheckStrings(rep, root, stringLimits)
-	f, _ := Decode(data)
-	def := newChecker(p, rep, f).check()
+	var def *Definition
+	if counts(rep, obj) {
+		f, _ := Decode(data)
+		def = newChecker(p, rep, f).check()
+	}
 	// The schema's findings come last, except where the checker said
 	// something about the same value already.
 	compiledSchema().Check(newCovered(rep), root)
@@ -63,6 +67,9 @@ func (p *Pack) Compile(f *File) (*Definition, diag.List) {
 	if data, err := Format(f); err == nil {
 		if doc, err := diag.DecodeJSON(data); err == nil {
 			diag.CheckStrings(rep, doc, stringLimits)
+			if obj, ok := doc.(map[string]any); ok && !counts(rep, obj) {
+				return finish(nil, rep)
+			}
 		}
 	}
 	return finish(newChecker(p, rep, f).check(), rep)
@@ -105,14 +112,20 @@ func newCovered(rep *diag.Reporter) *covered {
 
 // Errorf reports a finding of the schema unless the checker covered it.
 func (c *covered) Errorf(ptr, format string, args ...any) {
-	if c.at[ptr] || c.within[ptr] {
-		return
+	if !c.within[ptr] && !c.Covers(ptr) {
+		c.Reporter.Errorf(ptr, format, args...)
 	}
-	for p := ptr; p != ""; {
-		p = p[:strings.LastIndexByte(p, '/')]
+}
+
+// Covers reports whether the checker reported an error at the pointer or
+// at one of its parents (diag.Coverer).
+func (c *covered) Covers(ptr string) bool {
+	for p := ptr; ; p = p[:strings.LastIndexByte(p, '/')] {
 		if c.at[p] {
-			return
+			return true
+		}
+		if p == "" {
+			return false
 		}
 	}
-	c.Reporter.Errorf(ptr, format, args...)
 }

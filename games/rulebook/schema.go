@@ -35,7 +35,7 @@ var Schema = sync.OnceValue(func() []byte {
 				}},
 			}},
 		"board": obj{"type": "object", "required": []string{"tiles"}, "additionalProperties": false, "description": "a directed graph of tiles",
-			"properties": obj{"tiles": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/tile"}}}},
+			"properties": obj{"tiles": obj{"type": "array", "minItems": 1, "maxItems": maxTiles, "items": obj{"$ref": "#/$defs/tile"}}}},
 		"tile": obj{"type": "object", "required": []string{"id"}, "additionalProperties": false, "properties": obj{
 			"id":     obj{"type": "string", "minLength": 1, "description": "the tile's id, unique"},
 			"name":   obj{"type": "string"},
@@ -51,7 +51,7 @@ var Schema = sync.OnceValue(func() []byte {
 		}},
 		"deck": obj{"type": "object", "required": []string{"name", "cards"}, "additionalProperties": false, "properties": obj{
 			"name":  obj{"type": "string", "minLength": 1},
-			"cards": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/card"}},
+			"cards": obj{"type": "array", "minItems": 1, "maxItems": maxCards, "items": obj{"$ref": "#/$defs/card"}},
 		}},
 		"card": obj{"type": "object", "required": []string{"name"}, "additionalProperties": false, "properties": obj{
 			"name":   obj{"type": "string", "minLength": 1},
@@ -128,9 +128,9 @@ var Schema = sync.OnceValue(func() []byte {
 		"description": obj{"type": "string"},
 		"players":     obj{"$ref": "#/$defs/players"},
 		"board":       obj{"$ref": "#/$defs/board"},
-		"decks":       obj{"type": "array", "items": obj{"$ref": "#/$defs/deck"}},
-		"events":      obj{"type": "array", "items": obj{"$ref": "#/$defs/event"}},
-		"rules":       obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}},
+		"decks":       obj{"type": "array", "maxItems": maxCards, "items": obj{"$ref": "#/$defs/deck"}},
+		"events":      obj{"type": "array", "maxItems": maxEvents, "items": obj{"$ref": "#/$defs/event"}},
+		"rules":       obj{"type": "array", "maxItems": maxRules, "items": obj{"$ref": "#/$defs/rule"}},
 	}
 	bound(obj{"properties": top}, "")
 	for _, d := range defs {
@@ -225,7 +225,15 @@ func fieldSchema(f Field) obj {
 // catalog, so failing to compile it is a defect of the program, not of a
 // file: it panics (and the tests catch it).
 var compiledSchema = sync.OnceValue(func() *diag.Schema {
-	return diag.MustCompileSchema(SchemaURL, Schema())
+	// Tiles, decks, events and rules are checked one at a time: a file of
+	// thousands of bad ones would otherwise cost the validator hundreds
+	// of bytes per byte of the file.
+	return diag.MustCompileSchema(SchemaURL, Schema()).Split(
+		diag.Part{Items: "/$defs/board/properties/tiles/items", Array: "/board/tiles", Def: "tile"},
+		diag.Part{Items: "/properties/decks/items", Array: "/decks", Def: "deck"},
+		diag.Part{Items: "/properties/events/items", Array: "/events", Def: "event"},
+		diag.Part{Items: "/properties/rules/items", Array: "/rules", Def: "rule"},
+	)
 })
 
 // schemaDiagnostics validates a document (data decoded) against the

@@ -22,6 +22,11 @@ import (
 	"cel.dev/cel-go/common/types"
 )
 
+// MaxConditions is the most different conditions (and other expressions)
+// a file may hold: compiling one costs about a tenth of a millisecond and
+// some ten kilobytes, far more than the bytes that write it.
+const MaxConditions = 1000
+
 // MaxRegexSize bounds the program of a literal regular expression (cel-go's
 // measure, in instructions): matching costs the text's length times it.
 const MaxRegexSize = 500
