@@ -19,8 +19,8 @@ type Part struct {
 	Def string
 }
 
-// Split returns a schema that checks what s checks, the elements of the
-// given arrays one at a time.
+// Split returns a schema that checks what s checks (the whole schema or one
+// of its definitions), the elements of the given arrays one at a time.
 //
 // The validator builds every failure of a document before Check words
 // any, and cannot be stopped: a file of thousands of bad parts costs
@@ -38,7 +38,7 @@ func (s *Schema) Split(parts ...Part) *Schema {
 	if err != nil {
 		panic("diag: copying the schema " + s.url + ": " + err.Error())
 	}
-	out := &Schema{Special: s.Special, url: s.url, doc: doc, compiler: jsonschema.NewCompiler()}
+	out := &Schema{Special: s.Special, url: s.url, loc: s.loc, doc: doc, compiler: jsonschema.NewCompiler()}
 	for _, p := range parts {
 		parent, last := locate(doc, p.Items)
 		obj, ok := parent.(map[string]any)
@@ -51,7 +51,7 @@ func (s *Schema) Split(parts ...Part) *Schema {
 	if err := out.compiler.AddResource(s.url, doc); err != nil {
 		panic("diag: adding the schema " + s.url + ": " + err.Error())
 	}
-	out.compiled = out.mustCompile(s.url)
+	out.compiled = out.mustCompile(s.loc)
 	return out
 }
 

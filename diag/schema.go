@@ -37,6 +37,7 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	compiler *jsonschema.Compiler
 	url      string
+	loc      string // where in the document the schema is (url, or url#/$defs/name)
 	doc      any    // the schema document, read for the members an object allows
 	parts    []part // arrays checked element by element (Split)
 }
@@ -54,7 +55,7 @@ func MustCompileSchema(url string, data []byte) *Schema {
 	if err := c.AddResource(url, doc); err != nil {
 		panic("diag: adding the schema " + url + ": " + err.Error())
 	}
-	s := &Schema{compiler: c, url: url, doc: doc}
+	s := &Schema{compiler: c, url: url, loc: url, doc: doc}
 	s.compiled = s.mustCompile(url)
 	return s
 }
@@ -66,7 +67,8 @@ func MustCompileSchema(url string, data []byte) *Schema {
 // MustDef changes the compiler the schema shares with them.
 func (s *Schema) MustDef(name string) *Schema {
 	d := *s
-	d.compiled = s.mustCompile(s.url + "#/$defs/" + name)
+	d.loc = s.url + "#/$defs/" + name
+	d.compiled = s.mustCompile(d.loc)
 	return &d
 }
 

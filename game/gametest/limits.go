@@ -16,8 +16,10 @@ import (
 // string's maxLength is the limit of the member it is under, a map
 // (additionalProperties or patternProperties) bounds the names of its
 // members (propertyNames) by limits.Key and their values as any member's,
-// and no value may be anything at all ({} or true). Strings with a fixed
-// set of values (enum, const) need no bound.
+// no object takes members of any value (a type "object" without
+// additionalProperties, unless it is made of others, or it is an "if"),
+// and no value may be anything at all ({} or true). Strings with a fixed set of values (enum, const) need
+// no bound.
 func CheckSchemaStrings(t testing.TB, schema []byte, limits diag.StringLimits) {
 	t.Helper()
 	var doc any
@@ -83,6 +85,11 @@ func (w *schemaWalk) visit(s any, member, at string) {
 	// A map: members of any name, whose values the schema describes.
 	ap, free := m["additionalProperties"].(map[string]any)
 	pp, _ := m["patternProperties"].(map[string]any)
+	_, closed := m["additionalProperties"]
+	composed := m["allOf"] != nil || m["anyOf"] != nil || m["oneOf"] != nil || m["if"] != nil || m["$ref"] != nil
+	if hasType(m, "object") && !closed && !composed && pp == nil && !strings.HasSuffix(at, "/if") {
+		w.problem(at, "an object that takes members of any name and value: give it additionalProperties")
+	}
 	if free || pp != nil {
 		pn, _ := m["propertyNames"].(map[string]any)
 		if n, ok := pn["maxLength"].(float64); !ok || int(n) != w.l.Key {

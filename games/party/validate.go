@@ -1,9 +1,5 @@
 package party
 
-import (
-	"github.com/tabulagames/tabula/diag"
-)
-
 // checkRefs reports references to spaces that do not exist.
 func (p *parser) checkRefs(b *Board) {
 	ids := make([]string, len(b.Spaces))
@@ -13,10 +9,13 @@ func (p *parser) checkRefs(b *Board) {
 		known[s.ID] = true
 	}
 	for _, r := range p.refs {
+		if r.pt.rep.Stopped() {
+			return
+		}
 		if !known[r.id] {
 			hint := ""
 			if len(r.id) >= 3 { // short ids are all alike
-				hint = diag.DidYouMean(r.id, ids)
+				hint = r.pt.rep.DidYouMean(r.id, ids)
 			}
 			r.pt.errorf(r.ptr, "%s %q is not the id of any space%s", r.what, r.id, hint)
 		}
@@ -31,7 +30,7 @@ func (p *parser) checkEnding(b *Board) {
 		return
 	}
 	for _, pt := range p.parts {
-		if pt.rep.List.HasErrors() {
+		if pt.rep.ErrorCount() > 0 {
 			return
 		}
 	}
