@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 )
 
 func lines(l diag.List) string {
@@ -322,32 +322,13 @@ func costliestMatch(tb testing.TB) *Match {
 // the loader accepts is stopped at the limit.
 func TestCostliestConditions(t *testing.T) {
 	m := costliestMatch(t)
-	for _, src := range costliest {
+	celcost.CheckCostliest(t, celEnv, sizes, maxCost, maxCost/8, costliest, func(src string) cel.Program {
 		e, probs := compileExpr(src, cel.BoolType)
 		if probs != nil {
 			t.Fatalf("%s: %v", src, probs)
 		}
-		ast, _ := celEnv.Compile(src)
-		est, _ := celEnv.EstimateCost(ast, sizes)
-		if est.Max < maxCost/8 {
-			t.Errorf("%s: estimated at %d, not among the costliest", src, est.Max)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, details, err := e.prg.Eval(newScope(m.State(), nil))
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		cost := *details.ActualCost()
-		if cost > maxCost || cost > est.Max {
-			t.Errorf("%s: costs %d, estimated at %d; the limit is %d", src, cost, est.Max, maxCost)
-		}
-		if bytes := after.TotalAlloc - before.TotalAlloc; bytes > 1<<20 {
-			t.Errorf("%s: allocates %d bytes", src, bytes)
-		}
-		t.Logf("cost %5d (estimate %5d), %6d bytes: %s", cost, est.Max, after.TotalAlloc-before.TotalAlloc, src)
-	}
+		return e.prg
+	}, newScope(m.State(), nil))
 	// Longer names than the loader accepts: the limit stops the condition.
 	st := m.State()
 	for i := range st.Players {

@@ -1,14 +1,15 @@
 package skirmish
 
 import (
+	"cel.dev/cel-go/cel"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 )
 
 // TestSchemaBoundsStrings: the schema bounds every string as the loader
@@ -64,31 +65,13 @@ func TestCostliestWhen(t *testing.T) {
 	name := strings.Repeat("a", maxName)
 	view := &CreatureView{Key: name, Name: name, Side: name, Conditions: conds}
 	vars := &whenVars{source: view, target: view, context: &ContextView{Weapon: name}}
-	for _, src := range costliestWhen {
+	celcost.CheckCostliest(t, whenEnv, whenSizes, MaxWhenCost, MaxWhenCost/16, costliestWhen, func(src string) cel.Program {
 		w, problems := CompileWhen(src)
 		if problems != nil {
 			t.Fatalf("%s: %v", src, problems)
 		}
-		ast, _ := whenEnv.Compile(src)
-		est, _ := whenEnv.EstimateCost(ast, whenSizes)
-		if est.Max < MaxWhenCost/16 {
-			t.Errorf("%s: estimated at %d, not among the costliest", src, est.Max)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, details, err := w.prg.Eval(vars)
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		if cost := *details.ActualCost(); cost > MaxWhenCost || cost > est.Max {
-			t.Errorf("%s: costs %d, estimated at %d; the limit is %d", src, cost, est.Max, MaxWhenCost)
-		}
-		if bytes := after.TotalAlloc - before.TotalAlloc; bytes > 1<<20 {
-			t.Errorf("%s: allocates %d bytes", src, bytes)
-		}
-		t.Logf("cost %5d (estimate %5d), %6d bytes: %s", *details.ActualCost(), est.Max, after.TotalAlloc-before.TotalAlloc, src)
-	}
+		return w.prg
+	}, vars)
 	view.Conditions = append(conds, conds...)
 	view.Conditions = append(view.Conditions, view.Conditions...)
 	w, _ := CompileWhen(costliestWhen[0])

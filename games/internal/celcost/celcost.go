@@ -16,6 +16,9 @@
 package celcost
 
 import (
+	"runtime"
+	"testing"
+
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/checker"
 	"cel.dev/cel-go/common/ast"
@@ -96,5 +99,43 @@ func (unbounded) Validate(_ *cel.Env, _ cel.ValidatorConfig, a *ast.AST, iss *ce
 		case "format", "strings.quote":
 			iss.ReportErrorAtID(call.ID(), "%s is not available in conditions: its cost cannot be bounded", c.FunctionName())
 		}
+	}
+}
+
+// CheckCostliest checks, for a pack's tests, conditions meant to be the
+// costliest the pack accepts: each is estimated (in env, with sizes) at
+// least at least, and its program (as the pack compiles it), run on vars
+// (the largest values the pack allows), costs no more than its estimate
+// and the limit, and allocates at most a megabyte.
+func CheckCostliest(t testing.TB, env *cel.Env, sizes Sizes, limit, least uint64, srcs []string, program func(src string) cel.Program, vars any) {
+	t.Helper()
+	for _, src := range srcs {
+		ast, iss := env.Compile(src)
+		if iss != nil && iss.Err() != nil {
+			t.Fatalf("%s: %v", src, iss.Err())
+		}
+		est, err := env.EstimateCost(ast, sizes)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if est.Max < least {
+			t.Errorf("%s: estimated at %d, not among the costliest", src, est.Max)
+		}
+		prg := program(src)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, details, err := prg.Eval(vars)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		cost, bytes := *details.ActualCost(), after.TotalAlloc-before.TotalAlloc
+		if cost > limit || cost > est.Max {
+			t.Errorf("%s: costs %d, estimated at %d; the limit is %d", src, cost, est.Max, limit)
+		}
+		if bytes > 1<<20 {
+			t.Errorf("%s: allocates %d bytes", src, bytes)
+		}
+		t.Logf("cost %5d (estimate %5d), %6d bytes: %s", cost, est.Max, bytes, src)
 	}
 }

@@ -1,8 +1,10 @@
 package code
 
 import (
+	"cel.dev/cel-go/cel"
+
 	"fmt"
-	"runtime"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 	"strings"
 	"testing"
 )
@@ -35,31 +37,13 @@ func longest() *Vars {
 // than allowed, the limit stops them.
 func TestCostliestConditions(t *testing.T) {
 	v := longest()
-	for _, src := range costliest {
+	celcost.CheckCostliest(t, env, sizes, MaxCost, MaxCost/16, costliest, func(src string) cel.Program {
 		c, probs := Compile(src)
 		if c == nil {
 			t.Fatalf("%s: %v", src, probs)
 		}
-		ast, _ := env.Compile(src)
-		est, _ := env.EstimateCost(ast, sizes)
-		if est.Max < MaxCost/16 {
-			t.Errorf("%s: estimated at %d, not among the costliest", src, est.Max)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, details, err := c.prg.Eval(v)
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		if cost := *details.ActualCost(); cost > MaxCost || cost > est.Max {
-			t.Errorf("%s: costs %d, estimated at %d; the limit is %d", src, cost, est.Max, MaxCost)
-		}
-		if bytes := after.TotalAlloc - before.TotalAlloc; bytes > 1<<20 {
-			t.Errorf("%s: allocates %d bytes", src, bytes)
-		}
-		t.Logf("cost %5d (estimate %5d), %6d bytes: %s", *details.ActualCost(), est.Max, after.TotalAlloc-before.TotalAlloc, src)
-	}
+		return c.prg
+	}, v)
 	for i := range 10 * MaxStats {
 		v.Player.Stats[fmt.Sprintf("x%0*d", MaxName, i)] = 1
 	}
