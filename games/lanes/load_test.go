@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
-	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
 )
 
@@ -294,21 +293,6 @@ func TestAllErrorsAtOnce(t *testing.T) {
 	}
 }
 
-// FuzzLoad: no input makes loading panic or hang; whatever loads is a
-// game that can start.
-func FuzzLoad(f *testing.F) {
-	f.Add(bundledData(f))
-	f.Add([]byte(`{"game":"lanes","version":1,"rules":{},"drones":[],"cards":[]}`))
-	f.Add([]byte(`{"game":"lanes","version":1,"rules":{"sections":[{},{},{}]},"drones":[{"name":"x","abilities":[{"effects":[1]}]}],"cards":[{"effects":[{"type":"MULTI_MOVE"}]}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _ := testPack.load("fuzz.json", data)
-		if def != nil && len(def.Rules.Sections) == Lanes {
-			if _, err := def.Start(game.Setup{Players: []string{"A", "B"}, Seed: 1}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
-}
 
 // TestSchemaBoundsStrings: the schema bounds every string as the loader
 // does.

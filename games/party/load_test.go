@@ -542,29 +542,6 @@ func TestNormalizeName(t *testing.T) {
 	}
 }
 
-// FuzzParse: no input makes loading panic, and a board comes back exactly
-// when there are no errors.
-func FuzzParse(f *testing.F) {
-	f.Add([]byte(`{"spaces": [{"id": 1, "connections": [{"targetId": 1}], "events": [{"trigger": {"type": "CODE", "payload": "turnNumber === 1"}, "action": {"type": "PROMPT", "payload": {"message": "{{RANDOM_COLOR({{RANDOM_WORD}})}}"}}}]}]}`))
-	f.Add([]byte(`{"type": "game", "rules": {"winCondition": {"type": "reach-end", "config": {"endSpaceIds": ["a"]}}}, "board": {"topology": {"spaces": [{"id": "a", "triggers": [{"when": {"type": "ON_LAND"}, "action": {"type": "APPLY_EFFECT", "payload": {"effect": {"type": "SkipTurnEffect", "config": {"id": "x", "duration": 1}}}}}]}]}}}`))
-	f.Add([]byte(`{"spaces": [{"id": "a\u00e9", "events": [{"trigger": {"type": "on land"}, "action": {"type": "PROMPT_ALL_PLAYERS", "payload": {"message": "\ud83c\udf89 {{RANDOM_NUMBER(1,}}"}}}]}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		b, list := Parse("f.json", data)
-		if (b == nil) != list.HasErrors() {
-			t.Errorf("board %v, errors %v", b != nil, list.HasErrors())
-		}
-		if b != nil {
-			for _, s := range b.Spaces {
-				for _, e := range s.Events {
-					if p, ok := e.Action.Args.(PromptArgs); ok {
-						ExpandMessage(p.Message, "Ann", stream(1))
-					}
-				}
-			}
-		}
-	})
-}
-
 // FuzzExpandMessage: any message expands without panicking, within the
 // length limit.
 func FuzzExpandMessage(f *testing.F) {
