@@ -293,7 +293,6 @@ func TestAllErrorsAtOnce(t *testing.T) {
 	}
 }
 
-
 // TestSchemaBoundsStrings: the schema bounds every string as the loader
 // does.
 func TestSchemaBoundsStrings(t *testing.T) {
