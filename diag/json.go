@@ -27,11 +27,19 @@ func (e *JSONError) Error() string { return "invalid JSON: " + e.Problem }
 // (pointers of each level, recursive checks) small for a file from anyone.
 const MaxDepth = 512
 
+// MaxValues is the most values (objects, arrays, strings, numbers, true,
+// false and null) a document DecodeJSON accepts may hold. A decoded value
+// costs some fifty bytes however briefly it is written ({} is two bytes),
+// and every later step (the schema, a pack's checks) pays for each again;
+// the bundled games hold a few thousand.
+const MaxValues = 1 << 18
+
 // DecodeJSON decodes one JSON document, keeping numbers exact
 // (json.Number), as JSON Schema validation wants. Anything but exactly one
 // value (a syntax error, a file that ends too soon, more data after the
-// value, arrays and objects nested deeper than MaxDepth) is a *JSONError
-// that says where. Its cost is linear in the size of data.
+// value, arrays and objects nested deeper than MaxDepth, more than
+// MaxValues values) is a *JSONError that says where. Its cost is linear
+// in the size of data.
 func DecodeJSON(data []byte) (any, error) {
 	v, err := decode(data)
 	if err != nil {
@@ -41,67 +49,92 @@ func DecodeJSON(data []byte) (any, error) {
 }
 
 func decode(data []byte) (any, *JSONError) {
-	v, err := decodeValue(data)
-	// The first problem in the file is the one to report: the nesting is
-	// checked up to where the decoder found one.
-	end := len(data)
-	if err != nil {
-		end = min(err.Offset, end)
+	if big := tooLarge(data); big != nil {
+		// The first problem in the file is the one to report: a syntax
+		// error before the place it grows too large, if any. Checking
+		// the syntax builds no values.
+		var raw json.RawMessage
+		if err := decodeInto(data, &raw); err != nil && err.Offset < big.Offset {
+			return nil, err
+		}
+		return nil, big
 	}
-	if off, deep := tooDeep(data[:end]); deep {
-		return nil, &JSONError{Offset: off, Problem: "arrays and objects nest more than " + strconv.Itoa(MaxDepth) + " levels deep"}
+	var v any
+	if err := decodeInto(data, &v); err != nil {
+		return nil, err
 	}
-	return v, err
+	return v, nil
 }
 
-// tooDeep returns the offset of the first bracket nested deeper than
-// MaxDepth, if any.
-func tooDeep(data []byte) (int, bool) {
-	depth := 0
+// tooLarge finds the first place where the document nests deeper than
+// MaxDepth or holds more than MaxValues values, without decoding it.
+func tooLarge(data []byte) *JSONError {
+	var arrays []bool // for each open bracket, whether it opens an array
+	values := 0
+	start := true // whether a value may start here: at the start, after '[', ':' and an array's ','
 	for i := 0; i < len(data); i++ {
-		switch data[i] {
+		c := data[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			continue
+		}
+		if start && c != ']' {
+			if values++; values > MaxValues {
+				return &JSONError{Offset: i, Problem: "the document holds more than " + strconv.Itoa(MaxValues) + " values (objects, arrays, strings, numbers…)"}
+			}
+		}
+		start = false
+		switch c {
 		case '"':
 			end, ok := stringEnd(data, i)
 			if !ok {
-				return 0, false
+				return nil
 			}
 			i = end - 1
 		case '[', '{':
-			if depth++; depth > MaxDepth {
-				return i, true
+			if len(arrays) == MaxDepth {
+				return &JSONError{Offset: i, Problem: "arrays and objects nest more than " + strconv.Itoa(MaxDepth) + " levels deep"}
 			}
+			arrays = append(arrays, c == '[')
+			start = c == '['
 		case ']', '}':
-			depth--
+			if len(arrays) > 0 {
+				arrays = arrays[:len(arrays)-1]
+			}
+		case ',':
+			start = len(arrays) > 0 && arrays[len(arrays)-1]
+		case ':':
+			start = true
 		}
 	}
-	return 0, false
+	return nil
 }
 
-func decodeValue(data []byte) (any, *JSONError) {
+// decodeInto decodes the document into v (which keeps numbers exact, if
+// it can hold them).
+func decodeInto(data []byte, v any) *JSONError {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
+	err := dec.Decode(v)
 	if err == nil {
 		off := int(dec.InputOffset())
 		if _, err := dec.Token(); err == io.EOF {
-			return v, nil
+			return nil
 		}
 		// Point at the data itself, past the white space before it.
 		for off < len(data) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
 			off++
 		}
-		return nil, &JSONError{Offset: off, Problem: "more data after the end of the document"}
+		return &JSONError{Offset: off, Problem: "more data after the end of the document"}
 	}
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
 		// The offset is just past the character at fault.
-		return nil, &JSONError{Offset: max(int(se.Offset)-1, 0), Problem: strings.TrimPrefix(se.Error(), "json: ")}
+		return &JSONError{Offset: max(int(se.Offset)-1, 0), Problem: strings.TrimPrefix(se.Error(), "json: ")}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, &JSONError{Offset: len(data), Problem: "unexpected end of the file"}
+		return &JSONError{Offset: len(data), Problem: "unexpected end of the file"}
 	}
-	return nil, &JSONError{Offset: len(data), Problem: strings.TrimPrefix(err.Error(), "json: ")}
+	return &JSONError{Offset: len(data), Problem: strings.TrimPrefix(err.Error(), "json: ")}
 }
 
 // DecodeJSON decodes the file's bytes (DecodeJSON). If they are not one

@@ -37,7 +37,9 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	compiler *jsonschema.Compiler
 	url      string
-	doc      any // the schema document, read for the members an object allows
+	loc      string // where in the document the schema is (url, or url#/$defs/name)
+	doc      any    // the schema document, read for the members an object allows
+	parts    []part // arrays checked element by element (Split)
 }
 
 // MustCompileSchema compiles the JSON Schema document data, whose $id is
@@ -53,7 +55,7 @@ func MustCompileSchema(url string, data []byte) *Schema {
 	if err := c.AddResource(url, doc); err != nil {
 		panic("diag: adding the schema " + url + ": " + err.Error())
 	}
-	s := &Schema{compiler: c, url: url, doc: doc}
+	s := &Schema{compiler: c, url: url, loc: url, doc: doc}
 	s.compiled = s.mustCompile(url)
 	return s
 }
@@ -65,7 +67,8 @@ func MustCompileSchema(url string, data []byte) *Schema {
 // MustDef changes the compiler the schema shares with them.
 func (s *Schema) MustDef(name string) *Schema {
 	d := *s
-	d.compiled = s.mustCompile(s.url + "#/$defs/" + name)
+	d.loc = s.url + "#/$defs/" + name
+	d.compiled = s.mustCompile(d.loc)
 	return &d
 }
 
@@ -96,6 +99,12 @@ func (s *Schema) Check(r Errorer, doc any) bool {
 		// start one for messages nobody keeps.
 		return false
 	}
+	whole := s.check(r, doc)
+	return s.checkParts(r, doc) && whole
+}
+
+// check checks the document, the elements of its parts aside.
+func (s *Schema) check(r Errorer, doc any) bool {
 	err := s.compiled.Validate(doc)
 	if err == nil {
 		return true
@@ -105,7 +114,7 @@ func (s *Schema) Check(r Errorer, doc any) bool {
 		r.Errorf("", "JSON Schema: %v", err)
 		return false
 	}
-	c := &check{s: s, r: r, seen: map[problem]bool{}, didYouMean: DidYouMean}
+	c := &check{s: s, r: r, didYouMean: DidYouMean}
 	if sg, ok := r.(Suggester); ok {
 		c.didYouMean = sg.DidYouMean
 	}
@@ -149,6 +158,9 @@ func (c *check) report(p problem) {
 		return
 	}
 	if !c.seen[p] {
+		if c.seen == nil {
+			c.seen = map[problem]bool{}
+		}
 		c.seen[p] = true
 		c.r.Errorf(p.pointer, "%s", p.message)
 	}
@@ -345,6 +357,8 @@ func schemaMessage(k jsonschema.ErrorKind, didYouMean func(string, []string) str
 			return "must not be empty"
 		}
 		return fmt.Sprintf("needs at least %d characters, not %d", k.Want, k.Got)
+	case *kind.MaxLength:
+		return TooLong(k.Want, k.Got)
 	}
 	return k.LocalizedString(printer)
 }

@@ -1,6 +1,7 @@
 package lanes
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -36,12 +37,44 @@ func detect(data []byte) bool {
 
 var gameField = regexp.MustCompile(`"game"\s*:\s*"lanes"`)
 
+// The longest strings a game file may hold, in characters: names (of
+// drones, cards, abilities, trigger types, and everything else that names
+// something), and text (descriptions).
+const (
+	maxName = 100
+	maxText = 2000
+)
+
+// stringLimits bound every string of a game file, as the schema does too.
+var stringLimits = diag.StringLimits{Key: maxName, Default: maxName, Members: map[string]int{
+	"description": maxText, "$schema": maxText,
+}}
+
+// The most trigger types, drones, cards, abilities and effects a game
+// file may have: each costs memory however briefly it is written.
+const (
+	maxTriggerTypes = 1000
+	maxDrones       = 10_000
+	maxCards        = 10_000
+	maxAbilities    = 20_000
+	maxEffects      = 40_000
+	maxDeckCount    = 100
+)
+
 // compileSchemas compiles the schema of game files and that of a
 // scenario's definitions (#/$defs/extension).
 func compileSchemas() (full, ext *diag.Schema) {
 	full = diag.MustCompileSchema("https://tabula.invalid/lanes-1.schema.json", schemaJSON)
 	full.Special = triggerNameFailure
-	return full, full.MustDef("extension")
+	ext = full.MustDef("extension")
+	// Drones and cards are checked one at a time: a file of thousands of
+	// bad ones would otherwise cost the validator hundreds of bytes per
+	// byte of the file.
+	full = full.Split(
+		diag.Part{Items: "/properties/drones/items", Array: "/drones", Def: "drone"},
+		diag.Part{Items: "/properties/cards/items", Array: "/cards", Def: "card"},
+	)
+	return full, ext
 }
 
 // triggerNameFailure words a trigger name that is neither built in (the
@@ -63,31 +96,43 @@ type reporter interface {
 	Warnf(pointer, format string, args ...any)
 }
 
-// load reads a lanes game file: JSON syntax, the JSON Schema, then the
-// checks the schema cannot express (names that must exist, owners and
-// scopes that suit their trigger, effects that suit their place). It
-// returns the game, or nil and every problem found, each at its place.
+// load reads a lanes game file (see read).
 func (p *Pack) load(file string, data []byte) (*Definition, diag.List) {
-	r := diag.NewReporter(file, data)
+	return p.read(context.Background(), file, data)
+}
+
+// read reads a lanes game file: JSON syntax, the JSON Schema, strings
+// and counts within their limits, then the checks the schema cannot
+// express (names that must exist, owners and scopes that suit their
+// trigger, effects that suit their place). It returns the game, or nil and
+// every problem found, each at its place. It stops early, with an error,
+// when ctx ends.
+func (p *Pack) read(ctx context.Context, file string, data []byte) (*Definition, diag.List) {
+	r := diag.NewReporter(file, data).WithContext(ctx)
 	doc, ok := r.DecodeJSON(data)
 	if !ok {
 		return nil, r.List
 	}
 	p.full.Check(r, doc)
-	bad := len(r.List)
+	// The checks beyond the schema run even when it failed, so that every
+	// problem is reported at once; where the schema already complained,
+	// they stay silent.
+	q := newQuiet(r)
+	diag.CheckStrings(q, doc, stringLimits)
+	if !counts(q, doc) {
+		r.List.Sort()
+		return nil, r.List
+	}
 	var f fileData
 	if err := json.Unmarshal(data, &f); err != nil {
-		if bad == 0 {
+		if r.ErrorCount() == 0 {
 			r.Errorf("", "%v", err)
 		}
 		r.List.Sort()
 		return nil, r.List
 	}
-	// The checks beyond the schema run even when it failed, so that every
-	// problem is reported at once; where the schema already complained,
-	// they stay silent.
 	setPointers("", f.TriggerTypes, f.Drones, f.Cards)
-	def := p.build(&f, file, &quiet{r: r, near: r.List[:bad:bad]})
+	def := p.build(&f, file, q)
 	r.List.Sort()
 	if r.List.HasErrors() {
 		return nil, r.List
@@ -95,37 +140,87 @@ func (p *Pack) load(file string, data []byte) (*Definition, diag.List) {
 	return def, r.List
 }
 
+// counts refuses, before the file is decoded into the game's own values,
+// more trigger types, drones, cards, abilities and effects than a game
+// may have. It reports whether the counts are within bounds.
+func counts(r reporter, doc any) bool {
+	ok := true
+	within := func(ptr string, n, most int, what string) {
+		if n > most {
+			r.Errorf(ptr, "a game has at most %d %s, not %d", most, what, n)
+			ok = false
+		}
+	}
+	list := func(v any) []any { l, _ := v.([]any); return l }
+	member := func(v any, name string) any { m, _ := v.(map[string]any); return m[name] }
+	within("/triggerTypes", len(list(member(doc, "triggerTypes"))), maxTriggerTypes, "trigger types")
+	within("/drones", len(list(member(doc, "drones"))), maxDrones, "drones")
+	within("/cards", len(list(member(doc, "cards"))), maxCards, "cards")
+	abilities, effects := 0, 0
+	for _, d := range list(member(doc, "drones")) {
+		for _, ab := range list(member(d, "abilities")) {
+			abilities++
+			effects += len(list(member(ab, "effects"))) + len(list(member(ab, "conditionalEffects")))
+		}
+	}
+	for _, c := range list(member(doc, "cards")) {
+		effects += len(list(member(c, "effects")))
+	}
+	within("/drones", abilities, maxAbilities, "abilities")
+	within("", effects, maxEffects, "effects")
+	return ok
+}
+
 // quiet passes diagnostics on, except those at or below a place that
 // already has one, or at the object of a member that has one (the schema
-// reports a missing or unknown member at the member).
+// reports a missing or unknown member at the member). It looks a place up
+// by its pointer and the pointer's parents, so that its cost does not
+// grow with the diagnostics already found.
 type quiet struct {
-	r    *diag.Reporter
-	near diag.List
+	*diag.Reporter
+	at, parents map[string]bool // the places with a diagnostic, and the objects of those
+}
+
+// newQuiet is quiet about the places r has diagnostics at now.
+func newQuiet(r *diag.Reporter) *quiet {
+	q := &quiet{Reporter: r, at: map[string]bool{}, parents: map[string]bool{}}
+	for _, d := range r.List {
+		if d.More > 0 {
+			continue
+		}
+		q.at[d.Pointer] = true
+		if i := strings.LastIndexByte(d.Pointer, '/'); i >= 0 {
+			q.parents[d.Pointer[:i]] = true
+		}
+	}
+	return q
 }
 
 func (q *quiet) covered(ptr string) bool {
-	for _, d := range q.near {
-		if ptr == d.Pointer || strings.HasPrefix(ptr, d.Pointer+"/") {
+	if q.parents[ptr] {
+		return true
+	}
+	for p := ptr; ; p = p[:strings.LastIndexByte(p, '/')] {
+		if q.at[p] {
 			return true
 		}
-		if member, ok := strings.CutPrefix(d.Pointer, ptr+"/"); ok && !strings.Contains(member, "/") {
-			return true
+		if p == "" {
+			return false
 		}
 	}
-	return false
 }
 
 // Errorf reports an error unless its place already has one.
 func (q *quiet) Errorf(ptr, format string, args ...any) {
-	if !q.covered(ptr) {
-		q.r.Errorf(ptr, format, args...)
+	if ptr == "" && format == "" || !q.covered(ptr) {
+		q.Reporter.Errorf(ptr, format, args...)
 	}
 }
 
 // Warnf reports a warning unless its place already has an error.
 func (q *quiet) Warnf(ptr, format string, args ...any) {
 	if !q.covered(ptr) {
-		q.r.Warnf(ptr, format, args...)
+		q.Reporter.Warnf(ptr, format, args...)
 	}
 }
 
@@ -137,11 +232,43 @@ type builder struct {
 	errs   int
 	types  *engine.Types
 	extras map[string]*TriggerType
+	// drones and cards are the file's by name and by id (the first of a
+	// name); droneNames, tokenNames, triggers, cardIDs and subTypes list
+	// names for messages and suggestions.
+	drones                                              map[string]*DroneDef
+	cards                                               map[string]*CardDef
+	subTypeSet                                          map[string]bool
+	droneNames, tokenNames, triggers, cardIDs, subTypes []string
 }
 
 func (b *builder) errorf(ptr, format string, args ...any) {
 	b.errs++
 	b.r.Errorf(ptr, format, args...)
+}
+
+// didYouMean suggests the closest name, within the reporter's budget for
+// the file if it has one.
+func (b *builder) didYouMean(word string, candidates []string) string {
+	if s, ok := b.r.(diag.Suggester); ok {
+		return s.DidYouMean(word, candidates)
+	}
+	return diag.DidYouMean(word, candidates)
+}
+
+// listed joins names for a message, or gives "" once the reporter keeps
+// no more messages (a list of every name of a large file, built for each
+// of its problems, would cost the square of its size).
+func (b *builder) listed(names []string) string {
+	if f, ok := b.r.(interface{ Full() bool }); ok && f.Full() {
+		return ""
+	}
+	return diag.JoinNames(names)
+}
+
+// stopped reports whether the reporter's context has ended.
+func (b *builder) stopped() bool {
+	s, ok := b.r.(interface{ Stopped() bool })
+	return ok && s.Stopped()
 }
 
 // build checks everything the schema cannot and compiles the abilities
@@ -151,10 +278,13 @@ func (p *Pack) build(f *fileData, file string, r reporter) *Definition {
 		TriggerTypes: f.TriggerTypes, Drones: f.Drones, Cards: f.Cards, pack: p}
 	b := &builder{def: def, fx: p.fx, r: r, extras: map[string]*TriggerType{}}
 	b.triggerTypes()
-	b.drones()
-	b.cards()
+	b.checkDrones()
+	b.checkCards()
 	b.rules()
 	for _, d := range def.Drones {
+		if b.stopped() {
+			return nil
+		}
 		for i, ab := range d.Abilities {
 			if t := b.ability(d, ab, fmt.Sprintf("%s/abilities/%d", d.ptr, i)); t != nil {
 				d.triggers = append(d.triggers, t)
@@ -162,6 +292,9 @@ func (p *Pack) build(f *fileData, file string, r reporter) *Definition {
 		}
 	}
 	for _, c := range def.Cards {
+		if b.stopped() {
+			return nil
+		}
 		b.cardEffects(c)
 	}
 	if b.errs > 0 {
@@ -189,6 +322,12 @@ func (b *builder) triggerTypes() {
 		b.extras[t.Name] = t
 	}
 	b.types = newTypes(b.def.TriggerTypes)
+	for _, t := range builtinTriggers {
+		b.triggers = append(b.triggers, t.name)
+	}
+	for _, t := range b.def.TriggerTypes {
+		b.triggers = append(b.triggers, t.Name)
+	}
 	for _, t := range b.def.TriggerTypes {
 		id, _ := b.types.Lookup(t.Name)
 		if st, ok := parseModStat(t.FiredBy.StatRaised); ok {
@@ -200,14 +339,20 @@ func (b *builder) triggerTypes() {
 	}
 }
 
-func (b *builder) drones() {
-	first := map[string]string{}
+func (b *builder) checkDrones() {
+	b.drones = map[string]*DroneDef{}
 	for i, d := range b.def.Drones {
 		d.index = i
-		if p, dup := first[d.Name]; dup {
-			b.errorf(d.ptr+"/name", "a drone named %q is already defined at %s", d.Name, p)
+		if first, dup := b.drones[d.Name]; dup {
+			b.errorf(d.ptr+"/name", "a drone named %q is already defined at %s", d.Name, first.ptr)
+		} else {
+			b.drones[d.Name] = d
 		}
-		first[d.Name] = d.ptr
+		if d.Token {
+			b.tokenNames = append(b.tokenNames, d.Name)
+		} else {
+			b.droneNames = append(b.droneNames, d.Name)
+		}
 		d.Inert = slices.Contains(d.Keywords, "INERT")
 		d.Passive = slices.Contains(d.Keywords, "PASSIVE")
 		if d.Token && len(d.Abilities) == 0 && !d.Inert {
@@ -216,14 +361,21 @@ func (b *builder) drones() {
 	}
 }
 
-func (b *builder) cards() {
-	first := map[string]string{}
+func (b *builder) checkCards() {
+	b.cards = map[string]*CardDef{}
+	b.subTypeSet = map[string]bool{}
 	for i, c := range b.def.Cards {
 		c.index = i
-		if p, dup := first[c.ID]; dup {
-			b.errorf(c.ptr+"/id", "a card with id %q is already defined at %s", c.ID, p)
+		if first, dup := b.cards[c.ID]; dup {
+			b.errorf(c.ptr+"/id", "a card with id %q is already defined at %s", c.ID, first.ptr)
+		} else {
+			b.cards[c.ID] = c
 		}
-		first[c.ID] = c.ptr
+		b.cardIDs = append(b.cardIDs, c.ID)
+		if c.SubType != "" && !b.subTypeSet[c.SubType] {
+			b.subTypeSet[c.SubType] = true
+			b.subTypes = append(b.subTypes, c.SubType)
+		}
 	}
 	names := map[string]int{}
 	for _, c := range b.def.Cards {
@@ -237,25 +389,15 @@ func (b *builder) cards() {
 	}
 }
 
-func (b *builder) droneNames(tokens bool) []string {
-	var names []string
-	for _, d := range b.def.Drones {
-		if d.Token == tokens {
-			names = append(names, d.Name)
-		}
-	}
-	return names
-}
-
 func (b *builder) rules() {
 	rules := &b.def.Rules
+	sections := map[string]bool{}
 	for i, s := range rules.Sections {
 		ptr := fmt.Sprintf("/rules/sections/%d", i)
-		for j := range i {
-			if rules.Sections[j].Name == s.Name {
-				b.errorf(ptr+"/name", "two sections are named %q", s.Name)
-			}
+		if sections[s.Name] {
+			b.errorf(ptr+"/name", "two sections are named %q", s.Name)
 		}
+		sections[s.Name] = true
 		if t := s.Thresholds; t.Critical > t.Damaged || t.Damaged >= s.Hull {
 			b.errorf(ptr+"/thresholds", "thresholds must satisfy critical <= damaged < hull (here %d, %d, %d)", t.Critical, t.Damaged, s.Hull)
 		}
@@ -315,10 +457,10 @@ func (b *builder) squad(names []string, ptr string) []*DroneDef {
 	seen := map[string]bool{}
 	for i, name := range names {
 		ptr := ptr + "/" + itoa(i)
-		d := b.def.Drone(name)
+		d := b.drones[name]
 		switch {
 		case d == nil:
-			b.errorf(ptr, "no drone named %q%s", name, diag.DidYouMean(name, b.droneNames(false)))
+			b.errorf(ptr, "no drone named %q%s", name, b.didYouMean(name, b.droneNames))
 		case d.Token:
 			b.errorf(ptr, "%s is a token: tokens are created by cards, not deployed", name)
 		case seen[name]:
@@ -333,19 +475,19 @@ func (b *builder) squad(names []string, ptr string) []*DroneDef {
 
 // deck checks a deck at ptr and returns its cards, as card indexes.
 func (b *builder) deck(entries []DeckEntry, ptr string) []int {
-	var ids []string
-	for _, c := range b.def.Cards {
-		ids = append(ids, c.ID)
-	}
 	var out []int
 	for i, e := range entries {
 		ptr := ptr + "/" + itoa(i)
-		c := b.def.cardByID(e.Card)
+		c := b.cards[e.Card]
 		if c == nil {
-			b.errorf(ptr+"/card", "no card with id %q%s", e.Card, diag.DidYouMean(e.Card, ids))
+			b.errorf(ptr+"/card", "no card with id %q%s", e.Card, b.didYouMean(e.Card, b.cardIDs))
 			continue
 		}
-		if c.MaxInDeck > 0 && e.Count > c.MaxInDeck {
+		switch {
+		case e.Count < 0 || e.Count > maxDeckCount:
+			b.errorf(ptr+"/count", "a deck holds 0 to %d copies of a card, not %d", maxDeckCount, e.Count)
+			continue
+		case c.MaxInDeck > 0 && e.Count > c.MaxInDeck:
 			b.errorf(ptr+"/count", "a deck holds at most %d of %s", c.MaxInDeck, c.ID)
 		}
 		for range e.Count {
@@ -353,15 +495,6 @@ func (b *builder) deck(entries []DeckEntry, ptr string) []int {
 		}
 	}
 	return out
-}
-
-func (d *Definition) cardByID(id string) *CardDef {
-	for _, c := range d.Cards {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
 }
 
 // playerOwners and laneOwners map the owners of player and lane triggers
@@ -379,18 +512,6 @@ type abilityInfo struct {
 	Description string
 }
 
-// triggerNames lists the built-in trigger types and the file's own.
-func (b *builder) triggerNames() []string {
-	var names []string
-	for _, t := range builtinTriggers {
-		names = append(names, t.name)
-	}
-	for _, t := range b.def.TriggerTypes {
-		names = append(names, t.Name)
-	}
-	return names
-}
-
 // ability checks one ability and compiles it into a trigger.
 func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger {
 	before := b.errs
@@ -399,7 +520,7 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 		x := b.extras[ab.Trigger]
 		if x == nil {
 			b.errorf(ptr+"/trigger", "unknown trigger %s%s; the trigger types are %s, or one declared in triggerTypes",
-				ab.Trigger, diag.DidYouMean(ab.Trigger, b.triggerNames()), strings.Join(b.triggerNames(), ", "))
+				ab.Trigger, b.didYouMean(ab.Trigger, b.triggers), b.listed(b.triggers))
 			return nil
 		}
 		info = triggerInfo{name: x.Name, cat: categoryNames[x.Category], droneSubject: true}
@@ -455,16 +576,8 @@ func (b *builder) ability(d *DroneDef, ab *Ability, ptr string) *engine.Trigger 
 			b.errorf(ptr+"/triggerFilter", "cardType and cardSubType filter ON_CARD_PLAY only")
 		}
 		f.cardType, f.cardSubType = tf.CardType, tf.CardSubType
-		if tf.CardSubType != "" {
-			var subs []string
-			for _, c := range b.def.Cards {
-				if c.SubType != "" && !slices.Contains(subs, c.SubType) {
-					subs = append(subs, c.SubType)
-				}
-			}
-			if !slices.Contains(subs, tf.CardSubType) {
-				b.r.Warnf(ptr+"/triggerFilter/cardSubType", "no card has subType %q%s", tf.CardSubType, diag.DidYouMean(tf.CardSubType, subs))
-			}
+		if tf.CardSubType != "" && !b.subTypeSet[tf.CardSubType] {
+			b.r.Warnf(ptr+"/triggerFilter/cardSubType", "no card has subType %q%s", tf.CardSubType, b.didYouMean(tf.CardSubType, b.subTypes))
 		}
 		if tf.DroneStatFilter != nil {
 			if !info.droneSubject {
@@ -573,7 +686,7 @@ func (b *builder) effect(raw json.RawMessage, ptr string, at effectPlace) (engin
 	json.Unmarshal(fields["type"], &name)
 	where, ok := dataEffects[name]
 	if !ok {
-		b.errorf(ptr+"/type", "unknown effect %s%s", name, diag.DidYouMean(name, b.fx.names))
+		b.errorf(ptr+"/type", "unknown effect %s%s", name, b.didYouMean(name, b.fx.names))
 		return engine.EffectCall{}, false
 	}
 	if at.card == nil && !strings.Contains(where, "a") {
@@ -611,10 +724,10 @@ func (b *builder) effect(raw json.RawMessage, ptr string, at effectPlace) (engin
 		}
 		c.Args = a
 	case tokenArgs:
-		k := b.def.Drone(a.TokenName)
+		k := b.drones[a.TokenName]
 		switch {
 		case k == nil:
-			b.errorf(ptr+"/tokenName", "no drone named %q%s", a.TokenName, diag.DidYouMean(a.TokenName, b.droneNames(true)))
+			b.errorf(ptr+"/tokenName", "no drone named %q%s", a.TokenName, b.didYouMean(a.TokenName, b.tokenNames))
 		case !k.Token:
 			b.errorf(ptr+"/tokenName", "%s is not a token (\"token\": true): cards create only tokens", a.TokenName)
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
-	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/game/gametest"
 )
 
 // testPack is the pack the tests share.
@@ -293,18 +293,32 @@ func TestAllErrorsAtOnce(t *testing.T) {
 	}
 }
 
-// FuzzLoad: no input makes loading panic or hang; whatever loads is a
-// game that can start.
-func FuzzLoad(f *testing.F) {
-	f.Add(bundledData(f))
-	f.Add([]byte(`{"game":"lanes","version":1,"rules":{},"drones":[],"cards":[]}`))
-	f.Add([]byte(`{"game":"lanes","version":1,"rules":{"sections":[{},{},{}]},"drones":[{"name":"x","abilities":[{"effects":[1]}]}],"cards":[{"effects":[{"type":"MULTI_MOVE"}]}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _ := testPack.load("fuzz.json", data)
-		if def != nil && len(def.Rules.Sections) == Lanes {
-			if _, err := def.Start(game.Setup{Players: []string{"A", "B"}, Seed: 1}); err != nil {
-				t.Fatal(err)
+// TestSchemaBoundsStrings: the schema bounds every string as the loader
+// does.
+func TestSchemaBoundsStrings(t *testing.T) {
+	gametest.CheckSchemaStrings(t, schemaJSON, stringLimits)
+}
+
+// TestStringLimits: a string longer than its member's limit is one error
+// at its place that says the limit; the longest strings allowed load.
+func TestStringLimits(t *testing.T) {
+	for _, c := range []struct {
+		name, desc, want string
+	}{
+		{strings.Repeat("é", maxName), strings.Repeat("x", maxText), ""},
+		{strings.Repeat("é", maxName+1), "", "/name: must be at most 100 characters long, not 101"},
+		{"x", strings.Repeat("x", maxText+1), "/description: must be at most 2000 characters long, not 2001"},
+	} {
+		data := edit(t, func(g map[string]any) { g["name"], g["description"] = c.name, c.desc })
+		def, list := testPack.load("game.json", data)
+		if c.want == "" {
+			if def == nil {
+				t.Error(list.String())
 			}
+			continue
 		}
-	})
+		if def != nil || len(list) != 1 || !strings.Contains(list[0].String(), c.want) {
+			t.Errorf("got\n%s\nwant one error: %s", list.String(), c.want)
+		}
+	}
 }

@@ -66,7 +66,7 @@ func (p *Pack) LoadDefinition(src *game.Source) (*Definition, diag.List) {
 	if err != nil {
 		return nil, diag.List{{File: src.Name(), Severity: diag.Error, Message: err.Error()}}
 	}
-	return p.load(src.Name(), data)
+	return p.read(src.Context(), src.Name(), data)
 }
 
 // LoadFile loads a game file on disk (for tests and tools).

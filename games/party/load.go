@@ -2,6 +2,7 @@ package party
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +14,36 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/games/internal/celcost"
+	"github.com/tabulagames/tabula/games/party/code"
 )
+
+// The longest strings a board may hold, in characters. Names are what
+// CODE conditions see (space ids, names and types, stats), so their bound
+// is also the cost estimate's (code.Sizes); anything else (messages,
+// descriptions, conditions, free-form settings) is text.
+const (
+	maxName = code.MaxName
+	maxText = 2000
+)
+
+// stringLimits bound every string of a board, as the schema does too.
+var stringLimits = diag.StringLimits{Key: maxName, Default: maxText, Members: map[string]int{
+	"id": maxName, "name": maxName, "type": maxName, "targetId": maxName, "spaceId": maxName,
+	"spaceIds": maxName, "endSpaceIds": maxName, "statId": maxName, "statName": maxName,
+	"targetPlayerId": maxName, "state": maxName,
+}}
+
+// maxStats is the most different stats a board's actions may set or
+// change: CODE conditions may go through them all (player.stats).
+const maxStats = code.MaxStats
+
+// checkStats reports a board whose actions name more stats than allowed.
+func (p *parser) checkStats(b *Board) {
+	if len(p.stats) > maxStats && p.spacesPt != nil {
+		p.spacesPt.errorf(p.spacesPtr, "the actions name %d different stats; a board has at most %d", len(p.stats), maxStats)
+	}
+}
 
 // Load reads a party board on disk: a JSON file in the v1 or v3 format, or
 // a bundle (a folder holding a board.json manifest, or that manifest
@@ -45,14 +75,19 @@ func readSource(src *game.Source) (*Board, diag.List) {
 	if isManifest(data) {
 		return loadBundle(src, src.Main())
 	}
-	return Parse(src.Name(), data)
+	return parse(src.Context(), src.Name(), data)
 }
 
 // Parse reads a board from the bytes of a JSON file (v1 or v3; a bundle
 // must be loaded from its folder with Load). file names the bytes in
 // diagnostics.
 func Parse(file string, data []byte) (*Board, diag.List) {
-	p := &parser{}
+	return parse(context.Background(), file, data)
+}
+
+// parse is Parse, stopping early (with an error) when ctx ends.
+func parse(ctx context.Context, file string, data []byte) (*Board, diag.List) {
+	p := &parser{ctx: ctx}
 	pt := p.newPart(file, data)
 	root, ok := pt.decode()
 	if !ok {
@@ -99,10 +134,35 @@ func readError(path string, err error) diag.Diagnostic {
 // counts when it mentions "spaces" or "topology", so that its syntax
 // errors are reported.
 func detect(data []byte) bool {
-	var obj map[string]any
-	if err := json.Unmarshal(data, &obj); err != nil {
+	// The top-level members as written: decoding only what boardFormat
+	// looks at costs nothing like decoding the whole file.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
 		var se *json.SyntaxError
 		return errors.As(err, &se) && (bytes.Contains(data, []byte(`"spaces"`)) || bytes.Contains(data, []byte(`"topology"`)))
+	}
+	obj := map[string]any{}
+	for k, v := range raw {
+		switch k {
+		case "game", "type":
+			var s any
+			json.Unmarshal(v, &s)
+			obj[k] = s
+		case "board":
+			var board map[string]json.RawMessage
+			if json.Unmarshal(v, &board) == nil {
+				m := map[string]any{}
+				if t := board["topology"]; t != nil && string(t) != "null" {
+					m["topology"] = true
+				}
+				obj[k] = m
+			}
+		default:
+			obj[k] = nil // present; boardFormat asks no more of it but whether it is null
+			if string(v) != "null" {
+				obj[k] = true
+			}
+		}
 	}
 	if g, ok := obj["game"].(string); ok && g != "party" {
 		return false // another pack's file
@@ -148,6 +208,36 @@ type parser struct {
 	// stop is set when the board is of a kind Tabula does not play (another
 	// engine): further checks would only add noise.
 	stop bool
+	// ctx ends the checks when the caller gives up.
+	ctx context.Context
+	// conditions are the CODE conditions compiled so far, by their text:
+	// each is compiled once, and at most celcost.MaxConditions different
+	// ones.
+	conditions map[string]compiledCondition
+	// stats are the names of the stats actions set or change.
+	stats map[string]bool
+}
+
+type compiledCondition struct {
+	cond  *code.Condition
+	probs []code.Problem
+}
+
+// compile compiles a CODE condition once however often the board writes
+// it.
+func (p *parser) compile(src string) (*code.Condition, []code.Problem) {
+	if c, ok := p.conditions[src]; ok {
+		return c.cond, c.probs
+	}
+	if p.conditions == nil {
+		p.conditions = map[string]compiledCondition{}
+	}
+	if len(p.conditions) == celcost.MaxConditions {
+		return nil, []code.Problem{{Message: fmt.Sprintf("a board holds at most %d different CODE conditions", celcost.MaxConditions)}}
+	}
+	cond, probs := code.Compile(src)
+	p.conditions[src] = compiledCondition{cond, probs}
+	return cond, probs
 }
 
 // spaceRef is a reference to a space by id, somewhere in a part.
@@ -171,16 +261,23 @@ type part struct {
 }
 
 func (p *parser) newPart(file string, data []byte) *part {
-	pt := &part{file: file, data: data, rep: diag.NewReporter(file, data)}
+	ctx := p.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	pt := &part{file: file, data: data, rep: diag.NewReporter(file, data).WithContext(ctx)}
 	p.parts = append(p.parts, pt)
 	return pt
 }
 
 // decode reads the part's JSON, keeping numbers exact; a syntax error is
-// reported where it is.
+// reported where it is, and so is every string longer than its limit.
 func (pt *part) decode() (any, bool) {
 	v, ok := pt.rep.DecodeJSON(pt.data)
 	pt.root = v
+	if ok {
+		diag.CheckStrings(pt.rep, v, stringLimits)
+	}
 	return v, ok
 }
 
@@ -192,16 +289,17 @@ func (pt *part) warnf(ptr, format string, args ...any)  { pt.rep.Warnf(ptr, form
 // errors.
 func (p *parser) finish(b *Board) (*Board, diag.List) {
 	if b != nil && !p.stop {
+		p.checkStats(b)
 		p.checkRefs(b)
 		p.checkEnding(b)
 		p.checkTraps(b)
 	}
 	var all diag.List
 	for _, pt := range p.parts {
-		all = append(all, pt.rep.List...)
 		if !p.stop {
-			all = append(all, pt.checkSchema()...)
+			pt.checkSchema()
 		}
+		all = append(all, pt.rep.List...)
 	}
 	all.Sort()
 	if all.HasErrors() {
@@ -211,31 +309,62 @@ func (p *parser) finish(b *Board) (*Board, diag.List) {
 }
 
 // checkSchema validates the part against its definition in the board
-// schema, dropping what the loader already reported better: a schema
-// finding at a pointer where the loader said something, inside a value the
-// loader rejected, or beside a type the loader did not know.
-func (pt *part) checkSchema() diag.List {
+// schema, dropping what the loader already reported better (covered).
+func (pt *part) checkSchema() {
 	if pt.root == nil || pt.schemaDef == "" {
-		return nil
+		return
 	}
-	var out diag.List
-	for _, d := range schemaDiagnostics(pt, pt.schemaDef) {
-		covered := slices.ContainsFunc(pt.rep.List, func(l diag.Diagnostic) bool {
-			if l.Pointer == d.Pointer {
-				return true
-			}
-			if l.Severity != diag.Error || l.Pointer == "" {
-				return false
-			}
+	compiledSchemas()[pt.schemaDef].Check(newCovered(pt.rep), pt.root)
+}
+
+// covered passes the schema's findings on to a part's reporter, except
+// those the loader reported better: at a pointer where the loader said
+// something, inside a value the loader rejected, or beside a type the
+// loader did not know. It looks each finding up by its pointer and the
+// pointer's parents, so that its cost does not grow with the loader's
+// diagnostics.
+type covered struct {
+	*diag.Reporter
+	at, within map[string]bool // the loader's pointers, and the values its errors reject
+}
+
+func newCovered(r *diag.Reporter) *covered {
+	c := &covered{Reporter: r, at: map[string]bool{}, within: map[string]bool{}}
+	for _, d := range r.List {
+		if d.More > 0 {
+			continue
+		}
+		c.at[d.Pointer] = true
+		if d.Severity == diag.Error && d.Pointer != "" {
 			// An unknown type makes the rest of its object meaningless.
-			within := strings.TrimSuffix(l.Pointer, "/type")
-			return strings.HasPrefix(d.Pointer, within+"/")
-		})
-		if !covered {
-			out = append(out, d)
+			c.within[strings.TrimSuffix(d.Pointer, "/type")] = true
 		}
 	}
-	return out
+	return c
+}
+
+// inside reports whether a pointer is inside a value the loader rejected.
+func (c *covered) inside(ptr string) bool {
+	for p := ptr; p != ""; {
+		p = p[:strings.LastIndexByte(p, '/')]
+		if c.within[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// Errorf reports a finding of the schema unless the loader covered it.
+func (c *covered) Errorf(ptr, format string, args ...any) {
+	if ptr == "" && format == "" || !c.at[ptr] && !c.inside(ptr) {
+		c.Reporter.Errorf(ptr, format, args...)
+	}
+}
+
+// Covers reports whether every finding at or below a pointer would be
+// dropped (diag.Coverer).
+func (c *covered) Covers(ptr string) bool {
+	return c.inside(ptr) || c.within[ptr] && c.at[ptr]
 }
 
 // Field accessors. Each reads one member of an object; a missing member
@@ -375,7 +504,7 @@ func (pt *part) checkKeys(m map[string]any, ptr, what string, known []string) {
 		if slices.Contains(known, k) {
 			continue
 		}
-		hint := diag.DidYouMean(k, known)
+		hint := pt.rep.DidYouMean(k, known)
 		if other, ok := otherFormatNames[k]; ok && slices.Contains(known, other) {
 			hint = fmt.Sprintf(": this format calls it %q", other)
 		}

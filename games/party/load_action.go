@@ -60,7 +60,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		pt.errorf(tptr, "CUSTOM actions only write to the log and never finish, which stalls the game; use one of %s", strings.Join(ActionTypes, ", "))
 		return Action{}, false
 	case !slices.Contains(ActionTypes, canon):
-		pt.errorf(tptr, "unknown action %q%s; the actions are %s", written, diag.DidYouMean(name, ActionTypes), strings.Join(ActionTypes, ", "))
+		pt.errorf(tptr, "unknown action %q%s; the actions are %s", written, pt.rep.DidYouMean(name, ActionTypes), strings.Join(ActionTypes, ", "))
 		return Action{}, false
 	}
 
@@ -89,7 +89,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 	need := func(key string) (any, bool) {
 		v, has := pl[key]
 		if !has || v == nil {
-			pt.errorf(pptr+"/"+key, "%s needs %s%s", canon, payloadHint(canon), foundInstead(pl, key, keys))
+			pt.errorf(pptr+"/"+key, "%s needs %s%s", canon, payloadHint(canon), foundInstead(pt, pl, key, keys))
 			return nil, false
 		}
 		return v, true
@@ -133,7 +133,7 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 		st, isStr := v.(string)
 		if !isStr || !slices.Contains(PlayerStates, st) {
 			pt.errorf(pptr+"/state", "state %s is not a player state%s; the states are %s",
-				diag.Describe(v), diag.DidYouMean(fmt.Sprint(v), PlayerStates), strings.Join(PlayerStates, ", "))
+				diag.Describe(v), pt.rep.DidYouMean(fmt.Sprint(v), PlayerStates), strings.Join(PlayerStates, ", "))
 			return a, false
 		}
 		a.Args = StateArgs{State: st}
@@ -237,6 +237,10 @@ func (p *parser) action(pt *part, m map[string]any, ptr string) (Action, bool) {
 			}
 			mode = ms
 		}
+		if p.stats == nil {
+			p.stats = map[string]bool{}
+		}
+		p.stats[stat] = true
 		if canon == SetStat {
 			a.Args = SetStatArgs{Stat: stat, Value: amount, Mode: mode}
 		} else {
@@ -269,14 +273,14 @@ func payloadHint(action string) string {
 
 // foundInstead names a member of the payload that looks like a misspelling
 // of the missing key.
-func foundInstead(pl map[string]any, key string, known []string) string {
+func foundInstead(pt *part, pl map[string]any, key string, known []string) string {
 	var unknown []string
 	for _, k := range sortedKeys(pl) {
 		if !slices.Contains(known, k) {
 			unknown = append(unknown, k)
 		}
 	}
-	if s := diag.Suggest(key, unknown); s != "" {
+	if s := pt.rep.Suggest(key, unknown); s != "" {
 		return fmt.Sprintf(" (is %q a misspelling of %q?)", s, key)
 	}
 	return ""
@@ -334,7 +338,7 @@ func readEffect(pt *part, v any, ptr string) (PlayerEffect, bool) {
 	}
 	spec, known := effectSpecs[typ]
 	if !known {
-		pt.errorf(ptr+"/type", "unknown effect %q%s; the effects are %s", typ, diag.DidYouMean(typ, EffectTypes), strings.Join(EffectTypes, ", "))
+		pt.errorf(ptr+"/type", "unknown effect %q%s; the effects are %s", typ, pt.rep.DidYouMean(typ, EffectTypes), strings.Join(EffectTypes, ", "))
 		return PlayerEffect{}, false
 	}
 	eff := PlayerEffect{Type: typ, Kind: spec.kind}

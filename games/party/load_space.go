@@ -7,7 +7,6 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
-	"github.com/tabulagames/tabula/games/party/code"
 )
 
 // shape holds the member names that differ between the v1 and v3 space
@@ -40,6 +39,41 @@ var v3Shape = &shape{
 	whenKeys:  []string{"type", "payload"},
 }
 
+// The most spaces, connections and events a board may have: each costs
+// memory however briefly it is written.
+const (
+	maxSpaces      = 10_000
+	maxConnections = 40_000
+	maxEvents      = 20_000
+)
+
+// tooMany refuses, before the spaces are read, more spaces, connections
+// and events than a board may have; it reports whether they are within
+// bounds.
+func tooMany(pt *part, ptr string, spaces []any) bool {
+	conns, events := 0, 0
+	for _, sv := range spaces {
+		m, _ := sv.(map[string]any)
+		c, _ := m["connections"].([]any)
+		conns += len(c)
+		for _, key := range []string{"events", "triggers"} {
+			e, _ := m[key].([]any)
+			events += len(e)
+		}
+	}
+	ok := true
+	for _, c := range []struct {
+		n, most int
+		what    string
+	}{{len(spaces), maxSpaces, "spaces"}, {conns, maxConnections, "connections"}, {events, maxEvents, "events"}} {
+		if c.n > c.most {
+			pt.errorf(ptr, "a board has at most %d %s, not %d", c.most, c.what, c.n)
+			ok = false
+		}
+	}
+	return ok
+}
+
 // spaces reads the spaces array at ptr (the value itself is v).
 func (p *parser) spaces(pt *part, v any, ptr string, sh *shape) []Space {
 	list, ok := v.([]any)
@@ -55,9 +89,15 @@ func (p *parser) spaces(pt *part, v any, ptr string, sh *shape) []Space {
 		pt.errorf(ptr, "a board needs at least one space")
 		return nil
 	}
+	if !tooMany(pt, ptr, list) {
+		return nil
+	}
 	var out []Space
 	seen := map[string]string{} // id → pointer of its first space
 	for i, sv := range list {
+		if pt.rep.Stopped() {
+			return out
+		}
 		sp, ok := p.space(pt, sv, fmt.Sprintf("%s/%d", ptr, i), sh)
 		if !ok {
 			continue
@@ -195,7 +235,7 @@ func (p *parser) event(pt *part, v any, ptr string, sh *shape) (Event, bool) {
 		case "INACTIVE":
 			e.Inactive = true
 		default:
-			hint := diag.DidYouMean(st, eventStates[:2])
+			hint := pt.rep.DidYouMean(st, eventStates[:2])
 			if slices.Contains(eventStates, st) {
 				hint = ": an event starts READY, or INACTIVE to switch it off"
 			}
@@ -231,7 +271,7 @@ func (p *parser) trigger(pt *part, m map[string]any, ptr string, sh *shape, e *E
 	}
 	name := normalizeName(written)
 	if !slices.Contains(TriggerTypes, name) {
-		pt.errorf(tptr+"/type", "unknown trigger %q%s; the triggers are %s", written, diag.DidYouMean(name, TriggerTypes), strings.Join(TriggerTypes, ", "))
+		pt.errorf(tptr+"/type", "unknown trigger %q%s; the triggers are %s", written, pt.rep.DidYouMean(name, TriggerTypes), strings.Join(TriggerTypes, ", "))
 		return false
 	}
 	if name != written {
@@ -251,7 +291,7 @@ func (p *parser) trigger(pt *part, m map[string]any, ptr string, sh *shape, e *E
 		pt.errorf(tptr+"/payload", "a CODE trigger's payload must be a string holding a condition, not %s", diag.JSONKind(pv))
 		return false
 	}
-	cond, probs := code.Compile(src)
+	cond, probs := p.compile(src)
 	for _, pr := range probs {
 		sev := diag.Error
 		if pr.Warning {
@@ -287,7 +327,7 @@ func readPriority(pt *part, v any, ptr string) (engine.Priority, bool) {
 	name := normalizeName(written)
 	prio, ok := engine.ParsePriority(name)
 	if !ok {
-		pt.errorf(nptr, "unknown priority %q%s; the priorities are %s", written, diag.DidYouMean(name, engine.PriorityNames), strings.Join(engine.PriorityNames, ", "))
+		pt.errorf(nptr, "unknown priority %q%s; the priorities are %s", written, pt.rep.DidYouMean(name, engine.PriorityNames), strings.Join(engine.PriorityNames, ", "))
 		return 0, false
 	}
 	if name != written {

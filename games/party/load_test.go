@@ -1,6 +1,7 @@
 package party
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,7 +9,10 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/docs/schema"
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/game/gametest"
 )
 
 // lines formats diagnostics one per line, as `tabula validate` prints them.
@@ -538,29 +542,6 @@ func TestNormalizeName(t *testing.T) {
 	}
 }
 
-// FuzzParse: no input makes loading panic, and a board comes back exactly
-// when there are no errors.
-func FuzzParse(f *testing.F) {
-	f.Add([]byte(`{"spaces": [{"id": 1, "connections": [{"targetId": 1}], "events": [{"trigger": {"type": "CODE", "payload": "turnNumber === 1"}, "action": {"type": "PROMPT", "payload": {"message": "{{RANDOM_COLOR({{RANDOM_WORD}})}}"}}}]}]}`))
-	f.Add([]byte(`{"type": "game", "rules": {"winCondition": {"type": "reach-end", "config": {"endSpaceIds": ["a"]}}}, "board": {"topology": {"spaces": [{"id": "a", "triggers": [{"when": {"type": "ON_LAND"}, "action": {"type": "APPLY_EFFECT", "payload": {"effect": {"type": "SkipTurnEffect", "config": {"id": "x", "duration": 1}}}}}]}]}}}`))
-	f.Add([]byte(`{"spaces": [{"id": "a\u00e9", "events": [{"trigger": {"type": "on land"}, "action": {"type": "PROMPT_ALL_PLAYERS", "payload": {"message": "\ud83c\udf89 {{RANDOM_NUMBER(1,}}"}}}]}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		b, list := Parse("f.json", data)
-		if (b == nil) != list.HasErrors() {
-			t.Errorf("board %v, errors %v", b != nil, list.HasErrors())
-		}
-		if b != nil {
-			for _, s := range b.Spaces {
-				for _, e := range s.Events {
-					if p, ok := e.Action.Args.(PromptArgs); ok {
-						ExpandMessage(p.Message, "Ann", stream(1))
-					}
-				}
-			}
-		}
-	})
-}
-
 // FuzzExpandMessage: any message expands without panicking, within the
 // length limit.
 func FuzzExpandMessage(f *testing.F) {
@@ -574,4 +555,41 @@ func FuzzExpandMessage(f *testing.F) {
 		}
 		checkMessage(msg)
 	})
+}
+
+// TestSchemaBoundsStrings: the board schema bounds every string as the
+// loader does.
+func TestSchemaBoundsStrings(t *testing.T) {
+	gametest.CheckSchemaStrings(t, schema.Board, stringLimits)
+}
+
+// TestStringLimits: a string longer than its member's limit is one error
+// at its place that says the limit; the longest strings allowed load, and
+// a nickname longer than a name is refused.
+func TestStringLimits(t *testing.T) {
+	end := `{"trigger": {"type": "ON_LAND"}, "action": {"type": "SET_PLAYER_STATE", "payload": {"state": "COMPLETED_GAME"}}}`
+	for _, c := range []struct{ name, message, want string }{
+		{strings.Repeat("é", maxName), strings.Repeat("x", maxText), ""},
+		{strings.Repeat("é", maxName+1), "x", "/spaces/0/name: must be at most 100 characters long, not 101"},
+		{"x", strings.Repeat("x", maxText+1), "/spaces/0/events/1/action/payload/message: must be at most 2000 characters long, not 2001"},
+	} {
+		data := fmt.Sprintf(`{"spaces": [{"id": 1, "name": %q, "events": [%s, {"trigger": {"type": "ON_ENTER"}, "action": {"type": "PROMPT_ALL_PLAYERS", "payload": {"message": %q}}}]}]}`, c.name, end, c.message)
+		b, list := Parse("b.json", []byte(data))
+		if c.want == "" {
+			if b == nil {
+				t.Error(list.String())
+			}
+			continue
+		}
+		if b != nil || len(list.Errors()) != 1 || !strings.Contains(list.Errors()[0].String(), c.want) {
+			t.Errorf("got\n%s\nwant one error: %s", list.String(), c.want)
+		}
+	}
+	def, list := testPack.LoadFile("../../examples/party/default.json")
+	if def == nil {
+		t.Fatal(list.String())
+	}
+	if _, err := def.Start(game.Setup{Players: []string{"Ann", strings.Repeat("b", maxName+1)}, Seed: 1}); err == nil {
+		t.Error("a nickname of 101 characters starts a match")
+	}
 }

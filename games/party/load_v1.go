@@ -236,7 +236,7 @@ func (p *parser) startingPositions(pt *part, m map[string]any, ptr string, v3 bo
 		case mode == "multiple" && v3:
 			pt.errorf(ptr+"/mode", `starting mode "multiple" places several pieces per player, which needs the "multi-piece" engine: it is not supported yet`)
 		case !slices.Contains(startModes, mode):
-			pt.errorf(ptr+"/mode", "unknown starting mode %q%s; the modes are %s", mode, diag.DidYouMean(mode, startModes), strings.Join(startModes, ", "))
+			pt.errorf(ptr+"/mode", "unknown starting mode %q%s; the modes are %s", mode, pt.rep.DidYouMean(mode, startModes), strings.Join(startModes, ", "))
 		case mode == "custom":
 			pt.warnf(ptr+"/mode", `starting mode "custom" is for plugins: everybody starts on the first candidate space, as in "single"`)
 		}
@@ -253,7 +253,7 @@ func (p *parser) startingPositions(pt *part, m map[string]any, ptr string, v3 bo
 	}
 	if d, ok := pt.str(m, ptr, "distribution"); ok {
 		if !slices.Contains(distributions, d) {
-			pt.errorf(ptr+"/distribution", "unknown distribution %q%s; the distributions are %s", d, diag.DidYouMean(d, distributions), strings.Join(distributions, ", "))
+			pt.errorf(ptr+"/distribution", "unknown distribution %q%s; the distributions are %s", d, pt.rep.DidYouMean(d, distributions), strings.Join(distributions, ", "))
 		}
 		s.Distribution = d
 	}

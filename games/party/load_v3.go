@@ -178,7 +178,7 @@ func (p *parser) rulesV3(pt *part, m map[string]any, ptr string, r *GameRules) {
 	case "all-pieces-home":
 		pt.errorf(wptr+"/type", `winCondition "all-pieces-home" needs the "multi-piece" engine, which is not supported yet`)
 	default:
-		pt.errorf(wptr+"/type", "unknown winCondition %q%s; the win conditions are %s", typ, diag.DidYouMean(typ, winTypes), strings.Join(winTypes, ", "))
+		pt.errorf(wptr+"/type", "unknown winCondition %q%s; the win conditions are %s", typ, pt.rep.DidYouMean(typ, winTypes), strings.Join(winTypes, ", "))
 	}
 }
 
@@ -193,7 +193,7 @@ const manifestName = "board.json"
 // the files of the parts, which together make a v3 game. Every file is
 // read through src.
 func loadBundle(src *game.Source, manifest string) (*Board, diag.List) {
-	p := &parser{}
+	p := &parser{ctx: src.Context()}
 	mfile := src.Path(manifest)
 	data, err := src.ReadFile(manifest)
 	if err != nil {

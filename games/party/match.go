@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
@@ -68,6 +69,13 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 	}
 	if err := engine.CheckPlayers(setup.Players); err != nil {
 		return nil, err
+	}
+	for _, name := range setup.Players {
+		// CODE conditions see nicknames: they are as bounded as the
+		// board's names (code.MaxName).
+		if n := utf8.RuneCountInString(name); n > maxName {
+			return nil, fmt.Errorf("a player's nickname has at most %d characters, not %d", maxName, n)
+		}
 	}
 	if setup.MaxRounds < 0 {
 		return nil, fmt.Errorf("the round limit must not be negative, not %d", setup.MaxRounds)

@@ -1,7 +1,6 @@
 package party
 
 import (
-	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/games/party/reach"
 )
 
@@ -14,10 +13,13 @@ func (p *parser) checkRefs(b *Board) {
 		known[s.ID] = true
 	}
 	for _, r := range p.refs {
+		if r.pt.rep.Stopped() {
+			return
+		}
 		if !known[r.id] {
 			hint := ""
 			if len(r.id) >= 3 { // short ids are all alike
-				hint = diag.DidYouMean(r.id, ids)
+				hint = r.pt.rep.DidYouMean(r.id, ids)
 			}
 			r.pt.errorf(r.ptr, "%s %q is not the id of any space%s", r.what, r.id, hint)
 		}
@@ -27,7 +29,7 @@ func (p *parser) checkRefs(b *Board) {
 // hasErrors reports whether some part of the board has errors.
 func (p *parser) hasErrors() bool {
 	for _, pt := range p.parts {
-		if pt.rep.List.HasErrors() {
+		if pt.rep.ErrorCount() > 0 {
 			return true
 		}
 	}

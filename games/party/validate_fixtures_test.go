@@ -194,6 +194,11 @@ func BenchmarkLoad(b *testing.B) {
 // whole document, which picks v1 or v3 itself), accepts the original's
 // boards that need no warning, and rejects a board the loader rejects.
 func TestPublishedSchema(t *testing.T) {
+	schemaDiagnostics := func(pt *part, def string) diag.List {
+		rep := diag.NewReporter(pt.file, pt.data)
+		compiledSchemas()[def].Check(rep, pt.root)
+		return rep.List
+	}
 	root := sharedDir(t)
 	for _, f := range []string{"v1/defaultBoard.json", "v1/defaultBoard-actual.json", "v3/placeholder-showcase.json"} {
 		data, err := os.ReadFile(filepath.Join(root, f))

@@ -190,17 +190,43 @@ func emits(a *act) []string {
 	return a.info.Emits
 }
 
-// emitted returns the events the rules on an event may emit.
+// emitted returns the events the rules on an event may emit, each once.
 func (g *eventGraph) emitted(event string) []string {
-	var out []string
+	var out names
 	for _, p := range g.listeners[event] {
 		for _, a := range p.acts {
 			for _, e := range emits(a) {
-				addUnique(&out, e)
+				out.add(e)
 			}
 		}
 	}
-	return out
+	return out.list
+}
+
+// leadsTo returns the events from which the target may happen (the target
+// included), walking the rules backwards once.
+func (g *eventGraph) leadsTo(target string) map[string]bool {
+	back := map[string][]string{}
+	for _, p := range g.parts {
+		for _, a := range p.acts {
+			for _, e := range emits(a) {
+				back[e] = append(back[e], p.on)
+			}
+		}
+	}
+	seen := map[string]bool{target: true}
+	todo := []string{target}
+	for len(todo) > 0 {
+		e := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, from := range back[e] {
+			if !seen[from] {
+				seen[from] = true
+				todo = append(todo, from)
+			}
+		}
+	}
+	return seen
 }
 
 // reach returns the events that may happen once these have.
@@ -249,34 +275,45 @@ type edge struct {
 }
 
 // loops reports circles of events that rules surely go round forever.
+// A circle through an event on which a rule surely asks someone something,
+// or from which the game may end, is no such loop: those events are left
+// out first. Every circle left loops forever; each strongly connected part
+// of what is left holds some, and the shortest through its first event
+// (in the file's order) is reported. All of it takes time linear in the
+// rules.
 func (c *checker) loops(g *eventGraph, happens map[string]bool) {
+	ends := g.leadsTo(GameOver)
+	asks := g.asking()
 	sureEdges := map[string][]edge{}
 	for _, p := range g.parts {
-		if p.conditional {
+		if p.conditional || ends[p.on] || asks[p.on] {
 			continue
 		}
 		for _, a := range p.acts {
-			if sure(a) {
-				for _, e := range emits(a) {
+			if !sure(a) {
+				continue
+			}
+			for _, e := range emits(a) {
+				if !ends[e] && !asks[e] {
 					sureEdges[p.on] = append(sureEdges[p.on], edge{to: e, by: p})
 				}
 			}
 		}
 	}
-	reported := map[string]bool{}
+	part := components(c.eventNames, sureEdges)
+	reported := map[int]bool{}
 	for _, start := range c.eventNames {
-		if !happens[start] || reported[start] || sureEdges[start] == nil {
+		k, ok := part[start]
+		if !happens[start] || !ok || reported[k] {
 			continue
 		}
-		circle := findCircle(sureEdges, start)
+		circle := findCircle(sureEdges, part, start)
 		if circle == nil {
 			continue
 		}
-		var events []string
-		for _, e := range circle {
-			events = append(events, e.to)
-		}
-		if g.asksAlways(events) || g.reach(events)[GameOver] {
+		reported[k] = true
+		if c.rep.Full() {
+			c.errorf("", "")
 			continue
 		}
 		var steps []string
@@ -284,54 +321,123 @@ func (c *checker) loops(g *eventGraph, happens map[string]bool) {
 		for _, e := range circle {
 			steps = append(steps, e.by.name+" ("+from+" → "+e.to+")")
 			from = e.to
-			reported[e.to] = true
 		}
 		c.errorf(diag.Pointer("rules", circle[0].by.rule), "these rules go round forever without asking anyone anything or ending the game: %s; "+
 			"add a rule that asks a player (ROLL_DIE, DRAW_CARD) on one of these events, or a condition that stops them", strings.Join(steps, " → "))
 	}
 }
 
-// findCircle returns sure edges leading from start back to it, if any
-// (the shortest such circle).
-func findCircle(edges map[string][]edge, start string) []edge {
-	type hop struct {
+// components numbers the strongly connected parts of the graph of sure
+// edges (Tarjan's algorithm, without recursion), giving each event its
+// part's number; events in no part of two or more events (nor with an
+// edge to themselves) are left out.
+func components(events []string, edges map[string][]edge) map[string]int {
+	index := map[string]int{}
+	low := map[string]int{}
+	on := map[string]bool{}
+	var stack []string
+	part := map[string]int{}
+	parts := 0
+	type frame struct {
 		at   string
-		path []edge
+		next int // the next edge to look at
 	}
-	seen := map[string]bool{}
-	queue := []hop{{at: start}}
+	for _, root := range events {
+		if _, seen := index[root]; seen {
+			continue
+		}
+		frames := []frame{{at: root}}
+		index[root], low[root] = len(index), len(index)
+		stack = append(stack, root)
+		on[root] = true
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			if out := edges[f.at]; f.next < len(out) {
+				to := out[f.next].to
+				f.next++
+				if _, seen := index[to]; !seen {
+					index[to], low[to] = len(index), len(index)
+					stack = append(stack, to)
+					on[to] = true
+					frames = append(frames, frame{at: to})
+				} else if on[to] {
+					low[f.at] = min(low[f.at], index[to])
+				}
+				continue
+			}
+			at := f.at
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				up := frames[len(frames)-1].at
+				low[up] = min(low[up], low[at])
+			}
+			if low[at] != index[at] {
+				continue
+			}
+			i := len(stack) - 1
+			for stack[i] != at {
+				i--
+			}
+			members := stack[i:]
+			stack = stack[:i]
+			loopsOnItself := slices.ContainsFunc(edges[at], func(e edge) bool { return e.to == at })
+			for _, m := range members {
+				on[m] = false
+				if len(members) > 1 || loopsOnItself {
+					part[m] = parts
+				}
+			}
+			parts++
+		}
+	}
+	return part
+}
+
+// findCircle returns the sure edges of a shortest circle from start back
+// to it within start's strongly connected part, or nil.
+func findCircle(edges map[string][]edge, part map[string]int, start string) []edge {
+	came := map[string]edge{} // how the search first reached each event
+	queue := []string{start}
 	for len(queue) > 0 {
-		h := queue[0]
+		at := queue[0]
 		queue = queue[1:]
-		for _, e := range edges[h.at] {
-			path := append(slices.Clone(h.path), e)
+		for _, e := range edges[at] {
+			if p, ok := part[e.to]; !ok || p != part[start] {
+				continue
+			}
 			if e.to == start {
+				path := []edge{e}
+				for cur := at; cur != start; cur = came[cur].by.on {
+					path = append(path, came[cur])
+				}
+				slices.Reverse(path)
 				return path
 			}
-			if !seen[e.to] {
-				seen[e.to] = true
-				queue = append(queue, hop{at: e.to, path: path})
+			if _, seen := came[e.to]; !seen {
+				came[e.to] = edge{to: e.to, by: e.by}
+				queue = append(queue, e.to)
 			}
 		}
 	}
 	return nil
 }
 
-// asksAlways reports whether an unconditional rule on one of the events
-// surely asks a player something (a roll, a draw), which pauses the game
-// for input on every round of a circle.
-func (g *eventGraph) asksAlways(events []string) bool {
-	for _, e := range events {
-		for _, p := range g.listeners[e] {
+// asking returns the events on which an unconditional rule surely asks a
+// player something (a roll, a draw), which pauses the game for input on
+// every round of a circle through them.
+func (g *eventGraph) asking() map[string]bool {
+	out := map[string]bool{}
+	for e, parts := range g.listeners {
+		for _, p := range parts {
 			if p.conditional {
 				continue
 			}
 			for _, a := range p.acts {
 				if (a.info.Name == actRoll || a.info.Name == actDraw) && a.where == nil && slices.Contains(sureSelectors, a.player) {
-					return true
+					out[e] = true
 				}
 			}
 		}
 	}
-	return false
+	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 )
 
 // Definition is a checked game file ready to play: its rules compiled to
@@ -81,14 +82,52 @@ type value struct {
 	e   *expr
 }
 
-// The most tiles, players and deck cards a game may have.
+// The most tiles, players, deck cards, events, rules and actions a game
+// may have, and the most properties its players, its tiles and its cards
+// may each have: every tile and every card holds every property name of
+// its kind, and a condition may go through them all.
 const (
 	maxTiles   = 10_000
 	maxPlayers = 16
 	maxCards   = 10_000
 	// maxScoreName bounds the characters of players.scoreName.
 	maxScoreName = 40
+	maxEvents    = 10_000
+	maxRules     = 10_000
+	maxActions   = 20_000
+	maxProps     = 50
 )
+
+// counts refuses, before the file is decoded into the game's own values,
+// more tiles, cards, events, rules and actions than a game may have: each
+// costs memory however briefly it is written ({} is three bytes). It
+// reports whether the counts are within bounds.
+func counts(rep *diag.Reporter, root map[string]any) bool {
+	ok := true
+	within := func(ptr string, n, most int, what string) {
+		if n > most {
+			rep.Errorf(ptr, "a game has at most %d %s, not %d", most, what, n)
+			ok = false
+		}
+	}
+	list := func(v any) []any { l, _ := v.([]any); return l }
+	board, _ := root["board"].(map[string]any)
+	within("/board/tiles", len(list(board["tiles"])), maxTiles, "tiles")
+	within("/events", len(list(root["events"])), maxEvents, "events")
+	within("/rules", len(list(root["rules"])), maxRules, "rules")
+	cards, actions := len(list(root["decks"])), 0
+	for _, d := range list(root["decks"]) {
+		deck, _ := d.(map[string]any)
+		cards += len(list(deck["cards"]))
+	}
+	for _, r := range list(root["rules"]) {
+		rule, _ := r.(map[string]any)
+		actions += len(list(rule["then"]))
+	}
+	within("/decks", cards, maxCards, "cards in its decks")
+	within("/rules", actions, maxActions, "actions in its rules")
+	return ok
+}
 
 // checker checks a file and compiles it, reporting problems with pointers
 // (and positions when it has the file's bytes).
@@ -102,14 +141,84 @@ type checker struct {
 	eventNames []string
 	// kinds, colours, cards and allProps are what the file mentions, for
 	// literals and suggestions.
-	kinds, colours, cards, tileIDs, allProps []string
+	kinds, colours, cards, tileIDs, allProps names
+	// playerProps are the players' property names (Definition.props).
+	playerProps names
 	// preset is set while the rules of a preset are compiled: problems are
 	// reported at the preset rule.
 	preset, presetPtr string
+	// compiled are the expressions compiled so far, by type and text.
+	compiled map[exprKey]compiledExpr
+}
+
+type exprKey struct {
+	src string
+	typ *cel.Type
+}
+
+type compiledExpr struct {
+	e     *expr
+	probs []problem
+}
+
+// compile compiles an expression once however many times the file
+// writes it, and at most celcost.MaxConditions different ones: compiling
+// one costs far more than reading it (a tenth of a millisecond).
+func (c *checker) compile(src string, typ *cel.Type) (*expr, []problem) {
+	k := exprKey{src, typ}
+	if x, ok := c.compiled[k]; ok {
+		return x.e, x.probs
+	}
+	if c.compiled == nil {
+		c.compiled = map[exprKey]compiledExpr{}
+	}
+	if len(c.compiled) == celcost.MaxConditions {
+		return nil, []problem{{msg: fmt.Sprintf("a rule book holds at most %d different conditions and expressions", celcost.MaxConditions)}}
+	}
+	e, probs := compileWith(src, typ, c.didYouMean)
+	c.compiled[k] = compiledExpr{e, probs}
+	return e, probs
 }
 
 func newChecker(p *Pack, rep *diag.Reporter, f *File) *checker {
 	return &checker{pack: p, rep: rep, f: f, events: map[string]EventInfo{}}
+}
+
+// names are distinct names in the order they were first met, with a set
+// to look them up: a file may mention thousands.
+type names struct {
+	list []string
+	set  map[string]bool
+}
+
+// add adds a name, unless it is empty or already there.
+func (n *names) add(s string) {
+	if s == "" || n.set[s] {
+		return
+	}
+	if n.set == nil {
+		n.set = map[string]bool{}
+	}
+	n.set[s] = true
+	n.list = append(n.list, s)
+}
+
+// has reports whether the name is there.
+func (n *names) has(s string) bool { return n.set[s] }
+
+// didYouMean suggests the closest name, within the reporter's budget.
+func (c *checker) didYouMean(word string, candidates []string) string {
+	return c.rep.DidYouMean(word, candidates)
+}
+
+// listed joins names for a message, or gives "" once the reporter keeps
+// no more messages: a list of every name of a large file, built for each
+// of its problems, would cost the square of its size.
+func (c *checker) listed(names []string) string {
+	if c.rep.Full() {
+		return ""
+	}
+	return diag.JoinNames(names)
 }
 
 func (c *checker) errorf(ptr, format string, args ...any) {
@@ -157,19 +266,22 @@ func (c *checker) check() *Definition {
 		c.errorf("/rules", "a game needs rules: start with {\"preset\": \"Turn\"}")
 	}
 	// Properties that actions set exist before any rule reads them.
-	for _, r := range f.Rules {
-		for _, a := range r.Then {
+	for i, r := range f.Rules {
+		for j, a := range r.Then {
 			if name, ok := stringOf(a.Fields["prop"]); ok && strings.TrimSpace(name) != "" {
-				c.prop(name)
+				c.prop(diag.Pointer("rules", i, "then", j, "prop"), name)
 			}
 		}
 	}
 	for i := range f.Rules {
+		if c.rep.Stopped() {
+			return c.d
+		}
 		c.rule(i)
 	}
 	c.propRefs()
 	c.d.scores = c.scored()
-	if !c.rep.List.HasErrors() {
+	if c.rep.ErrorCount() == 0 && !c.rep.Stopped() {
 		c.analyse()
 	}
 	return c.d
@@ -216,11 +328,10 @@ func (c *checker) board() {
 		c.errorf("/board/tiles", "the board needs at least one tile")
 		return
 	}
-	if len(tiles) > maxTiles {
-		c.errorf("/board/tiles", "a board has at most %d tiles, not %d", maxTiles, len(tiles))
-		return
-	}
 	for i, t := range tiles {
+		if c.rep.Stopped() {
+			return
+		}
 		ptr := diag.Pointer("board", "tiles", i)
 		switch _, dup := d.byID[t.ID]; {
 		case strings.TrimSpace(t.ID) == "":
@@ -230,21 +341,29 @@ func (c *checker) board() {
 		default:
 			d.byID[t.ID] = i
 		}
-		c.tileIDs = append(c.tileIDs, t.ID)
-		addUnique(&c.kinds, t.Kind)
-		addUnique(&c.colours, t.Colour)
+		c.tileIDs.add(t.ID)
+		c.kinds.add(t.Kind)
+		c.colours.add(t.Colour)
 	}
 	d.next = make([][]int, len(tiles))
 	d.prev = make([][]int, len(tiles))
 	d.tileProps = make([]map[string]int, len(tiles))
-	var tileProps []string
+	var props names
 	for _, t := range tiles {
 		for k := range t.Props {
-			addUnique(&tileProps, k)
+			props.add(k)
 		}
 	}
+	tileProps := props.list
 	slices.Sort(tileProps)
+	if len(tileProps) > maxProps {
+		c.errorf("/board/tiles", "the tiles have %d properties; the most a game may give them is %d", len(tileProps), maxProps)
+		return
+	}
 	for i, t := range tiles {
+		if c.rep.Stopped() {
+			return
+		}
 		ptr := diag.Pointer("board", "tiles", i)
 		for j, n := range t.Next {
 			if to, ok := c.tile(ptr+"/next/"+strconv.Itoa(j), n, "an arrow"); ok {
@@ -274,30 +393,47 @@ func (c *checker) board() {
 	for j := range d.prev {
 		slices.Sort(d.prev[j])
 	}
-	c.allProps = append(c.allProps, tileProps...)
-	// Jumps that lead back to themselves would send a player round and
-	// round.
-	for i, t := range tiles {
-		seen := []int{i}
-		for cur := t.Jump; cur != ""; {
-			j, ok := d.byID[cur]
-			if !ok {
-				break
-			}
-			if j == i {
-				var ids []string
-				for _, k := range seen {
-					ids = append(ids, tiles[k].ID)
-				}
-				c.errorf(diag.Pointer("board", "tiles", i, "jump"), "the jumps go round in a circle: %s → %s", strings.Join(ids, " → "), t.ID)
-				break
-			}
-			if slices.Contains(seen, j) {
-				break // a circle that does not contain i: reported at its own tiles
-			}
-			seen = append(seen, j)
-			cur = tiles[j].Jump
+	for _, k := range tileProps {
+		c.allProps.add(k)
+	}
+	c.jumpCircles()
+}
+
+// jumpCircles reports jumps that lead back to where they started, which
+// would send a player round and round: each circle once, at its first
+// tile. Each tile has at most one jump, so following every tile's jumps
+// once, marking where each walk went, finds them all in linear time.
+func (c *checker) jumpCircles() {
+	tiles := c.f.Board.Tiles
+	walk := make([]int, len(tiles)) // 0: not walked yet; else the walk (1-based) that reached the tile
+	for i := range tiles {
+		if walk[i] != 0 {
+			continue
 		}
+		var path []int
+		j, ok := i, true
+		for ok && walk[j] == 0 {
+			walk[j] = i + 1
+			path = append(path, j)
+			j, ok = c.d.byID[tiles[j].Jump]
+		}
+		if !ok || walk[j] != i+1 {
+			continue // the walk left the board, or joined an earlier walk
+		}
+		circle := path[slices.Index(path, j):]
+		first := slices.Min(circle)
+		at := slices.Index(circle, first)
+		circle = append(circle[at:], circle[:at]...)
+		if c.rep.Full() {
+			c.errorf("", "")
+			continue
+		}
+		ids := make([]string, len(circle)+1)
+		for k, t := range circle {
+			ids[k] = tiles[t].ID
+		}
+		ids[len(circle)] = tiles[first].ID
+		c.errorf(diag.Pointer("board", "tiles", first, "jump"), "the jumps go round in a circle: %s", strings.Join(ids, " → "))
 	}
 }
 
@@ -306,14 +442,8 @@ func (c *checker) tile(ptr, id, what string) (int, bool) {
 	if i, ok := c.d.byID[id]; ok {
 		return i, true
 	}
-	c.errorf(ptr, "%s names %q, which is not the id of any tile%s", what, id, diag.DidYouMean(id, c.tileIDs))
+	c.errorf(ptr, "%s names %q, which is not the id of any tile%s", what, id, c.didYouMean(id, c.tileIDs.list))
 	return 0, false
-}
-
-func addUnique(list *[]string, s string) {
-	if s != "" && !slices.Contains(*list, s) {
-		*list = append(*list, s)
-	}
 }
 
 func (c *checker) players() {
@@ -346,21 +476,30 @@ func (c *checker) players() {
 		d.scoreName = strings.TrimSpace(p.ScoreName)
 	}
 	for _, k := range sortedKeys(p.Start.Props) {
-		c.prop(k)
+		c.prop("/players/start/props", k)
 	}
 }
 
-// prop adds a player property name.
-func (c *checker) prop(name string) {
-	if _, ok := c.d.propIndex[name]; !ok {
-		c.d.propIndex[name] = len(c.d.props)
-		c.d.props = append(c.d.props, name)
-		c.allProps = append(c.allProps, name)
+// prop adds a player property name, set or read at ptr.
+func (c *checker) prop(ptr, name string) {
+	if _, ok := c.d.propIndex[name]; ok {
+		return
 	}
+	if len(c.d.props) == maxProps {
+		c.errorf(ptr, "players have at most %d properties; %q would be one more", maxProps, name)
+		return
+	}
+	c.d.propIndex[name] = len(c.d.props)
+	c.d.props = append(c.d.props, name)
+	c.playerProps.add(name)
+	c.allProps.add(name)
 }
 
 func (c *checker) decks() {
 	for i, dk := range c.f.Decks {
+		if c.rep.Stopped() {
+			return
+		}
 		ptr := diag.Pointer("decks", i)
 		switch _, dup := c.d.deckIndex[dk.Name]; {
 		case strings.TrimSpace(dk.Name) == "":
@@ -386,33 +525,47 @@ func (c *checker) decks() {
 				c.errorf(cp+"/count", "a count cannot be negative")
 			}
 			total += max(card.Count, 1)
-			addUnique(&c.cards, card.Name)
-			addUnique(&c.colours, card.Colour)
+			c.cards.add(card.Name)
+			c.colours.add(card.Colour)
 			for _, k := range sortedKeys(card.Props) {
-				addUnique(&c.allProps, k)
+				c.allProps.add(k)
 			}
 		}
 		if total > maxCards {
 			c.errorf(ptr+"/cards", "a deck holds at most %d cards, not %d", maxCards, total)
 		}
 	}
-	var names []string
+	// Every card has every property any card has (0 if it does not say):
+	// the cards and their properties are bounded, and so is what that
+	// costs.
+	var props names
+	kinds := 0
 	for _, dk := range c.f.Decks {
+		kinds += len(dk.Cards)
 		for _, card := range dk.Cards {
 			for k := range card.Props {
-				addUnique(&names, k)
+				props.add(k)
 			}
 		}
 	}
+	switch {
+	case kinds > maxCards:
+		c.errorf("/decks", "the decks list %d cards together; the most is %d", kinds, maxCards)
+		return
+	case len(props.list) > maxProps:
+		c.errorf("/decks", "the cards have %d properties; the most a game may give them is %d", len(props.list), maxProps)
+		return
+	}
+	slices.Sort(props.list)
 	for _, dk := range c.f.Decks {
-		props := make([]map[string]int, len(dk.Cards))
+		cards := make([]map[string]int, len(dk.Cards))
 		for j, card := range dk.Cards {
-			props[j] = make(map[string]int, len(names))
-			for _, k := range names {
-				props[j][k] = card.Props[k]
+			cards[j] = make(map[string]int, len(props.list))
+			for _, k := range props.list {
+				cards[j][k] = card.Props[k]
 			}
 		}
-		c.d.cardProps = append(c.d.cardProps, props)
+		c.d.cardProps = append(c.d.cardProps, cards)
 	}
 }
 
@@ -452,7 +605,7 @@ func (c *checker) rule(i int) {
 		return
 	}
 	for _, k := range sortedKeys(r.Params) {
-		c.errorf(ptr+"/"+diag.Escape(k), "a rule has no member %q%s", k, diag.DidYouMean(k, ruleMembers))
+		c.errorf(ptr+"/"+diag.Escape(k), "a rule has no member %q%s", k, c.didYouMean(k, ruleMembers))
 	}
 	name := r.Name
 	if name == "" {
@@ -466,7 +619,7 @@ func (c *checker) rule(i int) {
 func (c *checker) presetRule(i int, r *Rule, ptr string) {
 	info := presetInfo(r.Preset)
 	if info == nil {
-		c.errorf(ptr+"/preset", "unknown preset %q%s; the presets are %s", r.Preset, diag.DidYouMean(r.Preset, presetNames()), strings.Join(presetNames(), ", "))
+		c.errorf(ptr+"/preset", "unknown preset %q%s; the presets are %s", r.Preset, c.didYouMean(r.Preset, presetNames()), strings.Join(presetNames(), ", "))
 		return
 	}
 	bad := false
@@ -476,7 +629,7 @@ func (c *checker) presetRule(i int, r *Rule, ptr string) {
 			for _, f := range info.Params {
 				names = append(names, f.Name)
 			}
-			hint := diag.DidYouMean(k, names)
+			hint := c.didYouMean(k, names)
 			if len(names) == 0 {
 				hint = "; it takes none"
 			} else if hint == "" {
@@ -521,7 +674,7 @@ func (c *checker) presetRule(i int, r *Rule, ptr string) {
 
 // literalParam checks a preset parameter's value.
 func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
-	n := len(c.rep.List)
+	n := c.rep.ErrorCount()
 	switch f.Type {
 	case TypeCount:
 		var v any
@@ -544,7 +697,7 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		switch f.Type {
 		case TypeCondition:
 			if s != "" {
-				if _, probs := compileExpr(s, cel.BoolType); probs != nil {
+				if _, probs := c.compile(s, cel.BoolType); probs != nil {
 					c.atString(ptr, probs, "condition")
 				}
 			}
@@ -555,12 +708,12 @@ func (c *checker) literalParam(ptr string, f Field, raw json.RawMessage) bool {
 		case TypeDeck:
 			c.deck(ptr, s)
 		case TypeKind:
-			if s != "" && !slices.Contains(c.kinds, s) {
-				c.warnf(ptr, "no tile is of the kind %q, so this never applies%s", s, diag.DidYouMean(s, c.kinds))
+			if s != "" && !c.kinds.has(s) {
+				c.warnf(ptr, "no tile is of the kind %q, so this never applies%s", s, c.didYouMean(s, c.kinds.list))
 			}
 		}
 	}
-	return !c.rep.List[n:].HasErrors()
+	return c.rep.ErrorCount() == n
 }
 
 func (c *checker) deck(ptr, name string) (int, bool) {
@@ -574,7 +727,7 @@ func (c *checker) deck(ptr, name string) (int, bool) {
 	if len(names) == 0 {
 		c.errorf(ptr, "there is no deck %q: the game has no decks", name)
 	} else {
-		c.errorf(ptr, "there is no deck %q%s; the decks are %s", name, diag.DidYouMean(name, names), strings.Join(names, ", "))
+		c.errorf(ptr, "there is no deck %q%s; the decks are %s", name, c.didYouMean(name, names), c.listed(names))
 	}
 	return 0, false
 }
@@ -588,7 +741,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 	case w.Event == "":
 		c.errorf(ptr+"/when", "a rule needs \"when\": {\"event\": …}")
 	case !ok:
-		c.errorf(ptr+"/when/event", "unknown event %q%s", w.Event, diag.DidYouMean(w.Event, c.eventNames))
+		c.errorf(ptr+"/when/event", "unknown event %q%s", w.Event, c.didYouMean(w.Event, c.eventNames))
 	}
 	t := &engine.Trigger{Name: name, Data: p}
 	if ok {
@@ -598,7 +751,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 	}
 	if r.If != "" {
 		p.conditional = true
-		if e, probs := compileExpr(r.If, cel.BoolType); probs != nil {
+		if e, probs := c.compile(r.If, cel.BoolType); probs != nil {
 			c.atString(ptr+"/if", probs, "condition")
 		} else {
 			t.Condition = condition{e}
@@ -621,7 +774,7 @@ func (c *checker) hand(r *Rule, ptr, name string, index int) {
 // filters checks a rule's "when" filters and sets them on the trigger.
 func (c *checker) filters(ptr string, w *When, info EventInfo, t *engine.Trigger, p *part) {
 	f := &whenFilter{tile: -1}
-	check := func(name, val string, known []string, what string) {
+	check := func(name, val string, known *names, what string) {
 		// known is nil for the tile and the deck, checked below.
 		if val == "" {
 			return
@@ -635,16 +788,16 @@ func (c *checker) filters(ptr string, w *When, info EventInfo, t *engine.Trigger
 			c.errorf(ptr+"/"+name, "%s has no %s to filter on; %s", w.Event, name, list)
 			return
 		}
-		if what != "" && !slices.Contains(known, val) {
-			c.warnf(ptr+"/"+name, "no %s is %q, so this rule never fires%s", what, val, diag.DidYouMean(val, known))
+		if what != "" && !known.has(val) {
+			c.warnf(ptr+"/"+name, "no %s is %q, so this rule never fires%s", what, val, c.didYouMean(val, known.list))
 		}
 	}
 	check("tile", w.Tile, nil, "")
-	check("kind", w.Kind, c.kinds, "tile's kind")
-	check("colour", w.Colour, c.colours, "colour")
-	check("card", w.Card, c.cards, "card")
+	check("kind", w.Kind, &c.kinds, "tile's kind")
+	check("colour", w.Colour, &c.colours, "colour")
+	check("card", w.Card, &c.cards, "card")
 	check("deck", w.Deck, nil, "")
-	check("prop", w.Prop, c.d.props, "property")
+	check("prop", w.Prop, &c.playerProps, "property")
 	if w.Tile != "" && slices.Contains(info.Filters, "tile") {
 		// A filter rather than the index's location scope: reactions to
 		// one event must be queued in the order of the rules.
@@ -669,7 +822,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 		if a.Action == "" {
 			c.errorf(ptr, "an action needs \"action\": one of %s", strings.Join(actionNames(), ", "))
 		} else {
-			c.errorf(ptr+"/action", "unknown action %q%s", a.Action, diag.DidYouMean(a.Action, actionNames()))
+			c.errorf(ptr+"/action", "unknown action %q%s", a.Action, c.didYouMean(a.Action, actionNames()))
 		}
 		return nil
 	}
@@ -677,11 +830,11 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 	if out.player == "" {
 		out.player = info.Player
 	} else if !slices.Contains(selectorNames(), a.Player) {
-		c.errorf(ptr+"/player", "unknown player %q%s; whose queue: %s", a.Player, diag.DidYouMean(a.Player, selectorNames()), strings.Join(selectorNames(), ", "))
+		c.errorf(ptr+"/player", "unknown player %q%s; whose queue: %s", a.Player, c.didYouMean(a.Player, selectorNames()), strings.Join(selectorNames(), ", "))
 	}
 	c.inRange(ptr+"/priority", priorityField, a.Priority)
 	if a.Where != "" {
-		if e, probs := compileExpr(a.Where, cel.BoolType); probs != nil {
+		if e, probs := c.compile(a.Where, cel.BoolType); probs != nil {
 			c.atString(ptr+"/where", probs, "condition")
 		} else {
 			out.where = e
@@ -693,7 +846,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 	}
 	for _, k := range sortedKeys(a.Fields) {
 		if !slices.Contains(names, k) {
-			hint := diag.DidYouMean(k, append(names, commonMembers...))
+			hint := c.didYouMean(k, append(names, commonMembers...))
 			if hint == "" && len(names) > 0 {
 				hint = "; its fields are " + strings.Join(names, ", ")
 			}
@@ -716,7 +869,7 @@ func (c *checker) action(ptr string, a *Action, p *part) *act {
 	if info.Name == actEmit {
 		if v, ok := out.vals["event"]; ok {
 			if e, known := c.events[v.lit.(string)]; known && !e.Emittable {
-				c.errorf(ptr+"/event", "%s is announced by the game itself; EMIT may announce %s", e.Name, strings.Join(c.emittable(), ", "))
+				c.errorf(ptr+"/event", "%s is announced by the game itself; EMIT may announce %s", e.Name, c.listed(c.emittable()))
 			}
 		}
 	}
@@ -743,7 +896,7 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 	dec.UseNumber()
 	dec.Decode(&v)
 	s, isStr := v.(string)
-	n := len(c.rep.List)
+	n := c.rep.ErrorCount()
 	fail := func(format string, args ...any) (value, bool) {
 		c.errorf(ptr, format, args...)
 		return value{}, false
@@ -774,20 +927,20 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 			return value{lit: i}, true
 		}
 		if bareWord.MatchString(s) && !isVariable(s) {
-			return fail("%q is not the id of any tile%s (write a CEL expression such as tile.jump for a computed tile)", s, diag.DidYouMean(s, c.tileIDs))
+			return fail("%q is not the id of any tile%s (write a CEL expression such as tile.jump for a computed tile)", s, c.didYouMean(s, c.tileIDs.list))
 		}
 		return c.exprValue(ptr, s, cel.StringType, n)
 	case TypeColour:
-		if slices.Contains(c.colours, s) {
+		if c.colours.has(s) {
 			return value{lit: s}, true
 		}
 		if bareWord.MatchString(s) && !isVariable(s) {
-			return fail("no tile or card has the colour %q%s", s, diag.DidYouMean(s, c.colours))
+			return fail("no tile or card has the colour %q%s", s, c.didYouMean(s, c.colours.list))
 		}
 		return c.exprValue(ptr, s, cel.StringType, n)
 	case TypeEvent:
 		if _, ok := c.events[s]; !ok {
-			return fail("unknown event %q%s", s, diag.DidYouMean(s, c.eventNames))
+			return fail("unknown event %q%s", s, c.didYouMean(s, c.eventNames))
 		}
 	case TypeDeck:
 		if _, ok := c.deck(ptr, s); !ok {
@@ -797,10 +950,10 @@ func (c *checker) value(ptr string, f Field, raw json.RawMessage) (value, bool) 
 		if strings.TrimSpace(s) == "" {
 			return fail("a property needs a name")
 		}
-		c.prop(s)
+		c.prop(ptr, s)
 	case TypeChoice:
 		if !slices.Contains(f.Values, s) {
-			return fail("must be one of %s, not %q%s", strings.Join(f.Values, ", "), s, diag.DidYouMean(s, f.Values))
+			return fail("must be one of %s, not %q%s", strings.Join(f.Values, ", "), s, c.didYouMean(s, f.Values))
 		}
 	case TypeCondition:
 		return c.exprValue(ptr, s, cel.BoolType, n)
@@ -818,12 +971,12 @@ func (c *checker) inRange(ptr string, f Field, n int) bool {
 }
 
 func (c *checker) exprValue(ptr, src string, typ *cel.Type, n int) (value, bool) {
-	e, probs := compileExpr(src, typ)
+	e, probs := c.compile(src, typ)
 	if probs != nil {
 		c.atString(ptr, probs, "expression")
 		return value{}, false
 	}
-	return value{e: e}, len(c.rep.List) == n
+	return value{e: e}, c.rep.ErrorCount() == n
 }
 
 // isVariable reports whether a bare word is one of CEL's variables.
@@ -845,9 +998,9 @@ func (c *checker) propRefs() {
 	check := func(ptr, src string) {
 		for _, m := range propRef.FindAllStringSubmatch(src, -1) {
 			name := m[1] + m[2] + m[3]
-			if !slices.Contains(c.allProps, name) {
+			if !c.allProps.has(name) {
 				c.warnf(ptr, "no player, tile or card has the property %q%s; reading it stops the game (declare player properties in players.start.props)",
-					name, diag.DidYouMean(name, c.allProps))
+					name, c.didYouMean(name, c.allProps.list))
 			}
 		}
 	}

@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"cel.dev/cel-go/cel"
-	celchecker "cel.dev/cel-go/checker"
 	"cel.dev/cel-go/ext"
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tabulagames/tabula/diag"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 
 	"github.com/tabulagames/tabula/engine"
 )
@@ -81,7 +81,7 @@ var celTypeNames = strings.NewReplacer(
 
 var celEnv = func() *cel.Env {
 	player := cel.ObjectType("rulebook.celPlayer")
-	e, err := cel.NewEnv(
+	e, err := cel.NewEnv(append(celcost.Options(),
 		ext.NativeTypes(reflect.TypeFor[celEvent](), reflect.TypeFor[celPlayer](), reflect.TypeFor[celTile](),
 			reflect.TypeFor[celCard](), reflect.TypeFor[celGame](), ext.ParseStructTags(true)),
 		cel.Variable("event", cel.ObjectType("rulebook.celEvent")),
@@ -93,15 +93,18 @@ var celEnv = func() *cel.Env {
 		cel.Variable("game", cel.ObjectType("rulebook.celGame")),
 		cel.Variable("roll", cel.IntType),
 		ext.Strings(),
-	)
+	)...)
 	if err != nil {
 		panic("rulebook: building the CEL environment: " + err.Error())
 	}
 	return e
 }()
 
-// maxCost bounds the estimated cost of an expression; anything costlier is
-// rejected when the file is loaded. Real conditions cost a few units.
+// maxCost bounds the cost of an expression: its estimate, when the file
+// is loaded (anything costlier is rejected), and what it really costs when
+// it runs (cel-go stops it there, with an error that ends the match). Real
+// conditions cost a few units; the estimate holds because every string,
+// list and map an expression can see is bounded (sizes).
 const maxCost = 10_000
 
 // problem is an error in an expression, at a character offset of its text.
@@ -119,6 +122,12 @@ type expr struct {
 // compileExpr parses, type-checks and cost-bounds an expression whose
 // value must be of the given type (bool, int or string).
 func compileExpr(src string, want *cel.Type) (*expr, []problem) {
+	return compileWith(src, want, diag.DidYouMean)
+}
+
+// compileWith is compileExpr with the "did you mean" of a file's
+// reporter, whose budget bounds the suggestions of the whole file.
+func compileWith(src string, want *cel.Type, didYouMean func(string, []string) string) (*expr, []problem) {
 	if strings.TrimSpace(src) == "" {
 		return nil, []problem{{msg: "empty expression"}}
 	}
@@ -130,21 +139,21 @@ func compileExpr(src string, want *cel.Type) (*expr, []problem) {
 			if line := e.Location.Line(); line > 1 {
 				off += lineStart(src, line)
 			}
-			out = append(out, problem{offset: off, msg: celMessage(e.Message)})
+			out = append(out, problem{offset: off, msg: celMessage(e.Message, didYouMean)})
 		}
 		return nil, out
 	}
 	if got := ast.OutputType(); !got.IsExactType(want) && !got.IsExactType(cel.DynType) {
 		return nil, []problem{{msg: fmt.Sprintf("this gives %s; it must give %s", typeText(got), typeText(want))}}
 	}
-	est, err := celEnv.EstimateCost(ast, sizes{})
+	est, err := celEnv.EstimateCost(ast, sizes)
 	if err != nil {
 		return nil, []problem{{msg: "cannot bound the cost of this expression: " + err.Error()}}
 	}
 	if est.Max > maxCost {
 		return nil, []problem{{msg: fmt.Sprintf("this expression may cost up to %d steps; the limit is %d", est.Max, maxCost)}}
 	}
-	prg, err := celEnv.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	prg, err := celEnv.Program(ast, celcost.Program(maxCost)...)
 	if err != nil {
 		return nil, []problem{{msg: err.Error()}}
 	}
@@ -158,7 +167,7 @@ var (
 
 // celMessage words a CEL error for a designer: the documentation's type
 // names, the closest field or variable, no parser's wish list.
-func celMessage(msg string) string {
+func celMessage(msg string, didYouMean func(string, []string) string) string {
 	msg = celTypeNames.Replace(msg)
 	if m := undefinedField.FindStringSubmatch(msg); m != nil {
 		var fields []string
@@ -169,14 +178,14 @@ func celMessage(msg string) string {
 				}
 			}
 		}
-		return "no such field: " + m[1] + diag.DidYouMean(m[1], fields)
+		return "no such field: " + m[1] + didYouMean(m[1], fields)
 	}
 	if m := undeclaredRef.FindStringSubmatch(msg); m != nil {
 		var names []string
 		for _, v := range variables {
 			names = append(names, v.Name)
 		}
-		return fmt.Sprintf("unknown name %q%s; the variables are %s (text is written in quotes: 'red')", m[1], diag.DidYouMean(m[1], names), strings.Join(names, ", "))
+		return fmt.Sprintf("unknown name %q%s; the variables are %s (text is written in quotes: 'red')", m[1], didYouMean(m[1], names), strings.Join(names, ", "))
 	}
 	if strings.Contains(msg, "mismatched input '<EOF>'") {
 		return "Syntax error: the expression ends too soon"
@@ -215,20 +224,12 @@ func lineStart(text string, line int) int {
 	return 0
 }
 
-// sizes bounds the sizes the cost estimator assumes for values whose size
-// it cannot know: strings, the players and the property maps.
-type sizes struct{}
-
-// EstimateSize implements checker.CostEstimator: every size is at most 64.
-func (sizes) EstimateSize(celchecker.AstNode) *celchecker.SizeEstimate {
-	return &celchecker.SizeEstimate{Min: 0, Max: 64}
-}
-
-// EstimateCallCost implements checker.CostEstimator: calls cost what CEL
-// says.
-func (sizes) EstimateCallCost(string, string, *celchecker.AstNode, []celchecker.AstNode) *celchecker.CallEstimate {
-	return nil
-}
+// sizes tells the cost estimator the sizes of the values an expression
+// sees, which the file and the game bound: every string is a name (an id,
+// a name, a kind, a colour, a property, an event; a player's name), of at
+// most maxName characters; the players are at most maxPlayers; a map of
+// properties holds at most maxProps.
+var sizes = celcost.Sizes{String: maxName, List: maxPlayers, Map: maxProps}
 
 // eval evaluates the expression in a scope.
 func (e *expr) eval(sc *scope) (any, error) {
@@ -282,6 +283,21 @@ type scope struct {
 	s      *State
 	ev     *engine.Event // nil for none
 	player int           // seat bound to "player"
+	// seats are the players as expressions see them, built once per
+	// evaluation: a loop over the players inside a loop over them reads
+	// them again on every round.
+	seats []*celPlayer
+}
+
+// seat returns a player as expressions see them.
+func (sc *scope) seat(i int) *celPlayer {
+	if sc.seats == nil {
+		sc.seats = make([]*celPlayer, len(sc.s.Players))
+	}
+	if sc.seats[i] == nil {
+		sc.seats[i] = sc.s.celPlayer(i)
+	}
+	return sc.seats[i]
 }
 
 // newScope returns the scope of a rule's condition: player is the
@@ -301,13 +317,13 @@ func (sc *scope) ResolveName(name string) (any, bool) {
 	case "event":
 		return sc.event(), true
 	case "player":
-		return s.celPlayer(sc.player), true
+		return sc.seat(sc.player), true
 	case "current":
-		return s.celPlayer(s.Current), true
+		return sc.seat(s.Current), true
 	case "players":
 		out := make([]*celPlayer, len(s.Players))
 		for i := range s.Players {
-			out[i] = s.celPlayer(i)
+			out[i] = sc.seat(i)
 		}
 		return out, true
 	case "tile":

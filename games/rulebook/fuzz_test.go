@@ -5,15 +5,16 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/game/gametest"
 )
 
-// FuzzParse: no file, however broken, makes the loader panic or hang; a
-// file it accepts plays a few bot commands without a panic, and saving
-// and loading it again gives the same file. The seeds are whole games, so
-// minimising a new input takes long: go test -fuzz FuzzParse
-// -fuzzminimizetime 5s.
+// FuzzParse: no file, however broken, makes the loader panic or hang: a
+// file it refuses has errors, and a file it accepts plays to the end with
+// bots (or stops with an error the rules name, never a panic), a replay of
+// its commands gives the same hashes, and saving and loading it again
+// gives the same file. The seeds are whole games, so minimising a new
+// input takes long: go test -fuzz FuzzParse -fuzzminimizetime 5s.
 func FuzzParse(f *testing.F) {
 	for _, name := range presetFiles {
 		data, err := os.ReadFile(filepath.Join(examples, name))
@@ -29,13 +30,14 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(gameJSON(3, `"players": {"start": {"score": 5}},`, `{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "BuyTile", "tileType": ""},
  {"when": {"event": "BUY_DECLINED"}, "then": [{"action": "AUCTION"}]}, {"preset": "FiniteBoardWin"}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, _ := pack.Parse("f.json", data)
+		def, list := pack.Parse("f.json", data)
 		if def == nil {
+			if !list.HasErrors() {
+				t.Fatalf("refused without an error:\n%s", list)
+			}
 			return
 		}
-		if g, err := def.NewMatch(game.Setup{Players: defaultPlayers(def), Seed: 1, MaxRounds: 20}, nil); err == nil {
-			g.PlayBots(rng.New(1).Stream("bots"), 200)
-		}
+		gametest.PlayOut(t, def, game.Setup{Players: defaultPlayers(def), Seed: 1, MaxRounds: 10}, 5000)
 		f1, _ := Decode(data)
 		once, err := Format(f1)
 		if err != nil {

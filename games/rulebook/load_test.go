@@ -1,13 +1,19 @@
 package rulebook
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"cel.dev/cel-go/cel"
+
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/game/gametest"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 )
 
 func lines(l diag.List) string {
@@ -46,7 +52,6 @@ func TestValidateFiles(t *testing.T) {
 			`2:32: /players/start/tile: the starting tile names "strat", which is not the id of any tile (did you mean start?)`,
 			`5:25: /board/tiles/1/next/0: an arrow names "finsh", which is not the id of any tile (did you mean finish?)`,
 			`5:43: /board/tiles/1/jump: the jumps go round in a circle: a → b → a`,
-			`6:24: /board/tiles/2/jump: the jumps go round in a circle: b → a → b`,
 			`9:15: /rules/0/preset: unknown preset "Turns" (did you mean Turn?); the presets are Turn, DieMove, CardMove, Jump, BuyTile, ScoreTile, FiniteBoardWin, LastStandingWin, RemovePlayer, TurnLimit`,
 			`10:41: /rules/1/numberOfDie: the preset DieMove has no parameter "numberOfDie" (did you mean numberOfDice?)`,
 			`11:4: /rules/2: the preset CardMove needs "deck" (the deck to draw from)`,
@@ -229,5 +234,143 @@ func TestDetect(t *testing.T) {
 	}
 	if pack.Detect(folder) {
 		t.Error("a folder is not a rule book")
+	}
+}
+
+// TestSchemaBoundsStrings: the schema bounds every string as the loader
+// does.
+func TestSchemaBoundsStrings(t *testing.T) {
+	gametest.CheckSchemaStrings(t, Schema(), stringLimits)
+}
+
+// TestStringLimits: a string longer than its member's limit is one error
+// at its place that says the limit; the longest strings allowed load.
+func TestStringLimits(t *testing.T) {
+	name, text := strings.Repeat("é", maxName), strings.Repeat("x", maxText)
+	for _, c := range []struct {
+		name, extra, tile, want string
+	}{
+		{"longest", fmt.Sprintf(`"description": %q,`, text), fmt.Sprintf(`{"id": %q, "name": %q, "props": {%q: 1}}`, name, name, name), ""},
+		{"id", "", fmt.Sprintf(`{"id": %q}`, name+"é"), "/board/tiles/3/id: must be at most 100 characters long, not 101"},
+		{"description", fmt.Sprintf(`"description": %q,`, text+"x"), `{"id": "x"}`, "/description: must be at most 2000 characters long, not 2001"},
+		{"property", "", fmt.Sprintf(`{"id": "x", "props": {%q: 1}}`, name+"é"), "/board/tiles/3/props: a member name must be at most 100 characters long, not 101"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.Replace(gameJSON(3, c.extra, `{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"}`),
+				`]}, "rules"`, ", "+c.tile+`]}, "rules"`, 1)
+			def, list := pack.Parse("game.json", []byte(src))
+			if c.want == "" {
+				if def == nil {
+					t.Fatal(list.String())
+				}
+				return
+			}
+			if def != nil || len(list.Errors()) != 1 || !strings.Contains(list.Errors()[0].String(), c.want) {
+				t.Errorf("got\n%s\nwant one error: %s", list.String(), c.want)
+			}
+		})
+	}
+}
+
+// costliest are conditions the loader accepts whose estimated cost is near
+// the limit, one for each way a condition costs: strings built and joined,
+// a replace, loops over players and their properties, a regular
+// expression as complex as allowed.
+var costliest = []string{
+	`players.map(p, p.name + p.name + p.name + p.name).join(tile.name).size() > 0`,
+	`tile.name.replace('a', '` + strings.Repeat("b", 85) + `').size() > 0`,
+	`players.all(p, players.all(q, p.name != q.name || p.tile == q.tile))`,
+	`players.all(p, p.props.all(k, p.props[k] < tile.name.size()))`,
+	`players.all(p, p.name.matches('^((a|aa)*(a+)+[a-z0-9]{1,70}){1,3}$') && p.tile.matches('^((a|aa)*(a+)+[a-z0-9]{1,70}){1,3}$'))`,
+	`tile.name.split('').all(c, c < tile.kind)`,
+}
+
+// costliestMatch is a match of a game whose names are as long as the
+// loader accepts, with as many players and properties as it accepts, and
+// the costliest conditions as rules.
+func costliestMatch(tb testing.TB) *Match {
+	long := func(tail string) string { return strings.Repeat("a", maxName-len(tail)) + tail }
+	var props, players []string
+	for i := range maxProps {
+		props = append(props, fmt.Sprintf("%q: %d", long(strconv.Itoa(i)), i))
+	}
+	for i := range maxPlayers {
+		players = append(players, long(strconv.Itoa(i)))
+	}
+	var rules []string
+	for _, src := range costliest {
+		rules = append(rules, fmt.Sprintf(`{"when": {"event": "START_GAME"}, "if": %q, "then": [{"action": "SAY", "text": "x"}]}`, src))
+	}
+	file := fmt.Sprintf(`{"game": "rulebook", "players": {"max": %d, "start": {"props": {%s}}},
+		"board": {"tiles": [{"id": %q, "name": %q, "kind": %q, "colour": %q, "props": {%s}, "next": ["end"]}, {"id": "end"}]},
+		"rules": [{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "FiniteBoardWin"}, %s]}`,
+		maxPlayers, strings.Join(props, ", "), long("0"), long(""), long("1"), long("2"), strings.Join(props, ", "), strings.Join(rules, ", "))
+	def, list := pack.Parse("game.json", []byte(file))
+	if def == nil {
+		tb.Fatal(list.String())
+	}
+	m, err := def.NewMatch(game.Setup{Players: players, Seed: 1}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// TestCostliestConditions: the costliest conditions the loader accepts,
+// run on the longest strings it accepts, cost no more than the limit when
+// they run and allocate little; and one of them run on strings longer than
+// the loader accepts is stopped at the limit.
+func TestCostliestConditions(t *testing.T) {
+	m := costliestMatch(t)
+	celcost.CheckCostliest(t, celEnv, sizes, maxCost, maxCost/8, costliest, func(src string) cel.Program {
+		e, probs := compileExpr(src, cel.BoolType)
+		if probs != nil {
+			t.Fatalf("%s: %v", src, probs)
+		}
+		return e.prg
+	}, newScope(m.State(), nil))
+	// Longer names than the loader accepts: the limit stops the condition.
+	st := m.State()
+	for i := range st.Players {
+		st.Players[i].Name = strings.Repeat("a", 100*maxName)
+	}
+	e, _ := compileExpr(costliest[0], cel.BoolType)
+	if _, err := e.bool(newScope(st, nil)); err == nil || !strings.Contains(err.Error(), "cost limit") {
+		t.Errorf("a condition on names 100 times too long: %v, want the cost limit", err)
+	}
+}
+
+// BenchmarkCostliestConditions measures the costliest conditions the
+// loader accepts, run on the longest strings it accepts.
+func BenchmarkCostliestConditions(b *testing.B) {
+	st := costliestMatch(b).State()
+	for i, src := range costliest {
+		b.Run(strconv.Itoa(i), func(b *testing.B) {
+			e, _ := compileExpr(src, cel.BoolType)
+			b.ReportAllocs()
+			for b.Loop() {
+				e.bool(newScope(st, nil))
+			}
+		})
+	}
+}
+
+// TestPresetPastTheLimit: a preset's bad parameter is refused, and the
+// preset not expanded with it, even when the file has more problems than
+// are shown: each problem is counted once.
+func TestPresetPastTheLimit(t *testing.T) {
+	var bad []string
+	for i := range diag.MaxDiagnostics + 1 {
+		bad = append(bad, fmt.Sprintf(`{"id": "b%d", "jump": "nowhere"}`, i))
+	}
+	src := strings.Replace(gameJSON(3, "", `{"preset": "Turn"}, {"preset": "DieMove"}, {"preset": "ScoreTile", "if": "player.scor > 1"}`),
+		`]}, "rules"`, ", "+strings.Join(bad, ", ")+`]}, "rules"`, 1)
+	def, list := pack.Parse("game.json", []byte(src))
+	if def != nil {
+		t.Fatal("a game with errors loads")
+	}
+	more := list[len(list)-1]
+	if more.More != 2 {
+		t.Errorf("the last diagnostic is %s; want 2 more problems (a tile, and the condition of the preset, once)", more)
 	}
 }

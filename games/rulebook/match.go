@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
@@ -137,6 +138,13 @@ func (d *Definition) NewMatch(s game.Setup, o *Opening) (*Match, error) {
 	}
 	if err := engine.CheckPlayers(s.Players); err != nil {
 		return nil, err
+	}
+	for _, name := range s.Players {
+		// Conditions see players' names: they are as bounded as the
+		// file's names (see sizes).
+		if n := utf8.RuneCountInString(name); n > maxName {
+			return nil, fmt.Errorf("a player's name has at most %d characters, not %d", maxName, n)
+		}
 	}
 	if err := o.check(d, s.Players); err != nil {
 		return nil, err

@@ -66,7 +66,7 @@ func (p *Pack) Load(src *game.Source) (game.Definition, diag.List) {
 	if err != nil {
 		return nil, diag.List{{File: src.Name(), Severity: diag.Error, Message: "cannot read the game: " + readError(err)}}
 	}
-	def, list := p.Parse(src.Name(), data)
+	def, list := p.parse(src.Context(), src.Name(), data)
 	if def == nil {
 		return nil, list
 	}

@@ -3,6 +3,7 @@ package rulebook
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/tabulagames/tabula/diag"
@@ -21,7 +22,8 @@ type obj = map[string]any
 // test checks that the published copy is the same.
 var Schema = sync.OnceValue(func() []byte {
 	defs := obj{
-		"props": obj{"type": "object", "description": "named whole numbers", "additionalProperties": obj{"type": "integer"}},
+		"props": obj{"type": "object", "description": "named whole numbers", "additionalProperties": obj{"type": "integer"},
+			"maxProperties": maxProps},
 		"players": obj{"type": "object", "additionalProperties": false, "description": "how many may play and how each starts",
 			"properties": obj{
 				"min":       obj{"type": "integer", "minimum": 1, "default": 2, "description": "the fewest players"},
@@ -34,7 +36,7 @@ var Schema = sync.OnceValue(func() []byte {
 				}},
 			}},
 		"board": obj{"type": "object", "required": []string{"tiles"}, "additionalProperties": false, "description": "a directed graph of tiles",
-			"properties": obj{"tiles": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/tile"}}}},
+			"properties": obj{"tiles": obj{"type": "array", "minItems": 1, "maxItems": maxTiles, "items": obj{"$ref": "#/$defs/tile"}}}},
 		"tile": obj{"type": "object", "required": []string{"id"}, "additionalProperties": false, "properties": obj{
 			"id":     obj{"type": "string", "minLength": 1, "description": "the tile's id, unique"},
 			"name":   obj{"type": "string"},
@@ -50,7 +52,7 @@ var Schema = sync.OnceValue(func() []byte {
 		}},
 		"deck": obj{"type": "object", "required": []string{"name", "cards"}, "additionalProperties": false, "properties": obj{
 			"name":  obj{"type": "string", "minLength": 1},
-			"cards": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/card"}},
+			"cards": obj{"type": "array", "minItems": 1, "maxItems": maxCards, "items": obj{"$ref": "#/$defs/card"}},
 		}},
 		"card": obj{"type": "object", "required": []string{"name"}, "additionalProperties": false, "properties": obj{
 			"name":   obj{"type": "string", "minLength": 1},
@@ -120,6 +122,21 @@ var Schema = sync.OnceValue(func() []byte {
 		props["player"] = obj{"enum": selectorNames(), "default": a.Player, "description": "whose queue the action goes to"}
 		return a.Doc, props, a.Fields
 	})
+	top := obj{
+		"$schema":     obj{"type": "string"},
+		"game":        obj{"const": "rulebook"},
+		"name":        obj{"type": "string"},
+		"description": obj{"type": "string"},
+		"players":     obj{"$ref": "#/$defs/players"},
+		"board":       obj{"$ref": "#/$defs/board"},
+		"decks":       obj{"type": "array", "maxItems": maxCards, "items": obj{"$ref": "#/$defs/deck"}},
+		"events":      obj{"type": "array", "maxItems": maxEvents, "items": obj{"$ref": "#/$defs/event"}},
+		"rules":       obj{"type": "array", "maxItems": maxRules, "items": obj{"$ref": "#/$defs/rule"}},
+	}
+	bound(obj{"properties": top}, "")
+	for _, d := range defs {
+		bound(d, "")
+	}
 	// The top level in reading order; encoding/json sorts the rest.
 	var m members
 	m.add("$schema", "https://json-schema.org/draft/2020-12/schema")
@@ -129,17 +146,7 @@ var Schema = sync.OnceValue(func() []byte {
 	m.add("type", "object")
 	m.add("required", []string{"game", "board", "rules"})
 	m.add("additionalProperties", false)
-	m.add("properties", obj{
-		"$schema":     obj{"type": "string"},
-		"game":        obj{"const": "rulebook"},
-		"name":        obj{"type": "string"},
-		"description": obj{"type": "string"},
-		"players":     obj{"$ref": "#/$defs/players"},
-		"board":       obj{"$ref": "#/$defs/board"},
-		"decks":       obj{"type": "array", "items": obj{"$ref": "#/$defs/deck"}},
-		"events":      obj{"type": "array", "items": obj{"$ref": "#/$defs/event"}},
-		"rules":       obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}},
-	})
+	m.add("properties", top)
 	m.add("$defs", defs)
 	var b bytes.Buffer
 	if err := json.Indent(&b, m.done(), "", "  "); err != nil {
@@ -148,6 +155,44 @@ var Schema = sync.OnceValue(func() []byte {
 	b.WriteByte('\n')
 	return b.Bytes()
 })
+
+// bound gives every string of a schema the limit the loader has for it
+// (stringLimits): its member's, or the names' for the names of a map's
+// members. member names the member whose value s describes ("" for none).
+func bound(s any, member string) {
+	switch s := s.(type) {
+	case obj:
+		_, enum := s["enum"]
+		_, konst := s["const"]
+		if t := s["type"]; (t == "string" || slices.Contains(asStrings(t), "string")) && !enum && !konst {
+			s["maxLength"] = stringLimits.For(member)
+		}
+		if props, ok := s["properties"].(obj); ok {
+			for name, sub := range props {
+				bound(sub, name)
+			}
+		}
+		if ap, ok := s["additionalProperties"].(obj); ok {
+			s["propertyNames"] = obj{"maxLength": stringLimits.Key}
+			bound(ap, "")
+		}
+		for _, k := range []string{"items", "if", "then", "else"} {
+			bound(s[k], member)
+		}
+		for _, k := range []string{"anyOf", "allOf", "oneOf"} {
+			bound(s[k], member)
+		}
+	case []any:
+		for _, sub := range s {
+			bound(sub, member)
+		}
+	}
+}
+
+func asStrings(v any) []string {
+	out, _ := v.([]string)
+	return out
+}
 
 func builtinNames() []string {
 	var out []string
@@ -187,7 +232,15 @@ func fieldSchema(f Field) obj {
 // catalog, so failing to compile it is a defect of the program, not of a
 // file: it panics (and the tests catch it).
 var compiledSchema = sync.OnceValue(func() *diag.Schema {
-	return diag.MustCompileSchema(SchemaURL, Schema())
+	// Tiles, decks, events and rules are checked one at a time: a file of
+	// thousands of bad ones would otherwise cost the validator hundreds
+	// of bytes per byte of the file.
+	return diag.MustCompileSchema(SchemaURL, Schema()).Split(
+		diag.Part{Items: "/$defs/board/properties/tiles/items", Array: "/board/tiles", Def: "tile"},
+		diag.Part{Items: "/properties/decks/items", Array: "/decks", Def: "deck"},
+		diag.Part{Items: "/properties/events/items", Array: "/events", Def: "event"},
+		diag.Part{Items: "/properties/rules/items", Array: "/rules", Def: "rule"},
+	)
 })
 
 // schemaDiagnostics validates a document (data decoded) against the

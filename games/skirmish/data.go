@@ -2,12 +2,14 @@ package skirmish
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 	"github.com/tabulagames/tabula/games/skirmish/status"
 	"github.com/tabulagames/tabula/games/skirmish/value"
 )
@@ -123,6 +125,76 @@ type modifierFile struct {
 // DefaultMaxRounds is the round limit of an encounter that sets none.
 const DefaultMaxRounds = 50
 
+// The longest strings a skirmish file may hold, in characters: names (of
+// creatures, weapons, sides, conditions, combatants; map rows), which is
+// what conditions see, and text (descriptions, conditions, file names).
+const (
+	maxName = 100
+	maxText = 2000
+)
+
+// stringLimits bound every string of a skirmish file, as the schema does
+// too.
+var stringLimits = diag.StringLimits{Key: maxName, Default: maxName, Members: map[string]int{
+	"description": maxText, "$schema": maxText, "when": maxText, "file": maxText,
+}}
+
+// The most weapons a creature, and combatants, condition definitions and
+// modifiers an encounter may have: each costs memory however briefly it
+// is written, and a creature may bear every condition at once.
+const (
+	maxWeapons    = 100
+	maxCombatants = 1000
+	maxConditions = 1000
+	maxModifiers  = 10_000
+)
+
+// counts refuses, before a file is decoded into the game's own values,
+// more weapons, combatants, conditions and modifiers than a game may have.
+// It reports whether the counts are within bounds.
+func counts(r *diag.Reporter, doc any) bool {
+	ok := true
+	within := func(ptr string, n, most int, what string) {
+		if n > most {
+			r.Errorf(ptr, "a file has at most %d %s, not %d", most, what, n)
+			ok = false
+		}
+	}
+	list := func(v any) []any { l, _ := v.([]any); return l }
+	member := func(v any, name string) any { m, _ := v.(map[string]any); return m[name] }
+	within("/weapons", len(list(member(doc, "weapons"))), maxWeapons, "weapons")
+	within("/combatants", len(list(member(doc, "combatants"))), maxCombatants, "combatants")
+	within("/conditions", len(list(member(doc, "conditions"))), maxConditions, "conditions")
+	mods := 0
+	for _, c := range list(member(doc, "conditions")) {
+		mods += len(list(member(c, "modifiers")))
+	}
+	within("/conditions", mods, maxModifiers, "modifiers in its conditions")
+	return ok
+}
+
+// afterSchema passes the loader's diagnostics on, except at the places the
+// schema already reported (a string too long for both).
+type afterSchema struct {
+	*diag.Reporter
+	at map[string]bool
+}
+
+func newAfterSchema(r *diag.Reporter) *afterSchema {
+	a := &afterSchema{Reporter: r, at: map[string]bool{}}
+	for _, d := range r.List {
+		a.at[d.Pointer] = true
+	}
+	return a
+}
+
+// Errorf reports an error unless the schema reported one at its place.
+func (a *afterSchema) Errorf(ptr, format string, args ...any) {
+	if !a.at[ptr] || ptr == "" && format == "" {
+		a.Reporter.Errorf(ptr, format, args...)
+	}
+}
+
 // loader reads the files of one game once each, through its source,
 // collecting their diagnostics.
 type loader struct {
@@ -130,6 +202,28 @@ type loader struct {
 	src       *game.Source
 	list      diag.List
 	creatures map[string]loaded // by name in the source
+	// whens are the conditions of modifiers compiled so far, by their
+	// text, in all the files: each is compiled once, and at most
+	// celcost.MaxConditions different ones.
+	whens map[string]compiledWhen
+}
+
+type compiledWhen struct {
+	w        *When
+	problems []WhenProblem
+}
+
+// when compiles a modifier's condition, once however often it is written.
+func (l *loader) when(src string) (*When, []WhenProblem) {
+	if c, ok := l.whens[src]; ok {
+		return c.w, c.problems
+	}
+	if len(l.whens) == celcost.MaxConditions {
+		return nil, []WhenProblem{{Message: fmt.Sprintf("a game holds at most %d different conditions", celcost.MaxConditions)}}
+	}
+	w, problems := CompileWhen(src)
+	l.whens[src] = compiledWhen{w, problems}
+	return w, problems
 }
 
 // loaded is a combatant file as the loader found it: its creature, or why
@@ -140,7 +234,7 @@ type loaded struct {
 }
 
 func (p *Pack) newLoader(src *game.Source) *loader {
-	return &loader{p: p, src: src, creatures: map[string]loaded{}}
+	return &loader{p: p, src: src, creatures: map[string]loaded{}, whens: map[string]compiledWhen{}}
 }
 
 // file reads one skirmish file, by its name in the source, and returns
@@ -152,9 +246,19 @@ func (l *loader) file(name string) any {
 		l.list = append(l.list, diag.Diagnostic{File: path, Severity: diag.Error, Message: err.Error()})
 		return nil
 	}
-	r := diag.NewReporter(path, data)
+	r := diag.NewReporter(path, data).WithContext(l.src.Context())
+	// The files of a game share one budget of diagnostics.
+	r.Limit = max(1, diag.MaxDiagnostics-len(l.list))
 	defer func() { l.list = append(l.list, r.List...) }()
-	shaped := checkSchema(r, data)
+	doc, ok := r.DecodeJSON(data)
+	if !ok {
+		return nil
+	}
+	shaped := compiled.Check(r, doc)
+	diag.CheckStrings(newAfterSchema(r), doc, stringLimits)
+	if !counts(r, doc) {
+		return nil
+	}
 	var head fileHead
 	if json.Unmarshal(data, &head) != nil {
 		return nil
@@ -169,7 +273,7 @@ func (l *loader) file(name string) any {
 		if json.Unmarshal(data, &f) != nil {
 			return nil
 		}
-		x = l.p.buildCreature(r, path, &f, nil, shaped)
+		x = l.buildCreature(r, path, &f, nil, shaped)
 	case "encounter":
 		var f encounterFile
 		if json.Unmarshal(data, &f) != nil {
@@ -177,7 +281,7 @@ func (l *loader) file(name string) any {
 		}
 		x = l.buildEncounter(r, name, &f)
 	}
-	if !shaped || r.List.HasErrors() {
+	if !shaped || r.ErrorCount() > 0 || r.Stopped() {
 		return nil
 	}
 	return x
@@ -217,7 +321,7 @@ func (l *loader) combatant(name string) (*Creature, string) {
 // can only check its conditions against the standard ones.
 // shaped says whether the file passed the schema, which then checked its
 // dice already.
-func (p *Pack) buildCreature(r *diag.Reporter, path string, f *combatantFile, known []string, shaped bool) *Creature {
+func (l *loader) buildCreature(r *diag.Reporter, path string, f *combatantFile, known *names, shaped bool) *Creature {
 	cr := &Creature{File: path, Name: f.Name, Proficiency: 2, HP: f.HP, TempHP: f.TempHP, Speed: f.Speed,
 		DamageReduction: f.DamageReduction, OpportunityAttacks: true, SkillProficient: make([]bool, len(Skills))}
 	for i, a := range Abilities {
@@ -243,13 +347,13 @@ func (p *Pack) buildCreature(r *diag.Reporter, path string, f *combatantFile, kn
 	if f.OpportunityAttacks != nil {
 		cr.OpportunityAttacks = *f.OpportunityAttacks
 	}
+	weapons := map[string]bool{}
 	for i, w := range f.Weapons {
 		ptr := diag.Pointer("weapons", i)
-		for j := range i {
-			if f.Weapons[j].Name == w.Name {
-				r.Errorf(ptr+"/name", "a second weapon named %q; weapon names must differ, commands name them", w.Name)
-			}
+		if weapons[w.Name] {
+			r.Errorf(ptr+"/name", "a second weapon named %q; weapon names must differ, commands name them", w.Name)
 		}
+		weapons[w.Name] = true
 		cw := Weapon{Name: w.Name, Ranged: w.Kind == "ranged", Ability: w.Ability, Reach: w.Reach, Bonus: w.Bonus}
 		if cw.Ability == "" {
 			cw.Ability = "str"
@@ -288,20 +392,42 @@ func (p *Pack) buildCreature(r *diag.Reporter, path string, f *combatantFile, kn
 			cr.Resistances = append(cr.Resistances, Resist{Type: t, Status: st})
 		}
 	}
-	cr.Conditions = p.useConditions(r, "/conditions", f.Conditions, known)
+	cr.Conditions = l.useConditions(r, "/conditions", f.Conditions, known)
 	return cr
 }
 
+// names are distinct names in order, with a set to look them up.
+type names struct {
+	list []string
+	set  map[string]bool
+}
+
+func newNames(list []string) *names {
+	n := &names{set: map[string]bool{}}
+	for _, s := range list {
+		n.add(s)
+	}
+	return n
+}
+
+func (n *names) add(s string) {
+	if !n.set[s] {
+		n.set[s] = true
+		n.list = append(n.list, s)
+	}
+}
+
 // useConditions checks the conditions a file puts on a creature.
-func (p *Pack) useConditions(r *diag.Reporter, at string, uses []conditionUse, known []string) []ConditionUse {
+func (l *loader) useConditions(r *diag.Reporter, at string, uses []conditionUse, known *names) []ConditionUse {
+	p := l.p
 	var out []ConditionUse
 	for i, u := range uses {
 		ptr := at + diag.Pointer(i)
 		switch {
-		case known != nil && !slices.Contains(known, u.Name):
-			r.Errorf(ptr, "no condition %q%s", u.Name, diag.DidYouMean(u.Name, known))
+		case known != nil && !known.set[u.Name]:
+			r.Errorf(ptr, "no condition %q%s", u.Name, r.DidYouMean(u.Name, known.list))
 		case known == nil && !slices.Contains(p.cond.names, u.Name):
-			if s := diag.Suggest(u.Name, p.cond.names); s != "" && s != u.Name {
+			if s := r.Suggest(u.Name, p.cond.names); s != "" && s != u.Name {
 				r.Errorf(ptr, "no condition %q (did you mean %s?)", u.Name, s)
 			} else {
 				r.Warnf(ptr, "%q is not a standard condition; every encounter using this combatant must define it", u.Name)
@@ -330,21 +456,36 @@ func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile)
 	}
 	def.Grid = grid
 	def.Conditions = l.buildConditions(r, f.Conditions)
-	names := slices.Clone(p.cond.names)
+	known := newNames(p.cond.names)
 	for _, d := range def.Conditions {
-		names = append(names, d.Name)
+		known.add(d.Name)
 	}
 	used := make([]bool, len(f.Sides))
-	for i, c := range f.Combatants {
-		ptr := diag.Pointer("combatants", i)
-		for j := range i {
-			if f.Combatants[j].ID == c.ID {
-				r.Errorf(ptr+"/id", "a second combatant with id %q; ids must differ", c.ID)
-			}
+	sides := map[string]int{}
+	for i, s := range f.Sides {
+		if _, dup := sides[s]; !dup {
+			sides[s] = i
 		}
-		side := slices.Index(f.Sides, c.Side)
-		if side < 0 {
-			r.Errorf(ptr+"/side", "no side %q; the sides are %s%s", c.Side, strings.Join(f.Sides, ", "), diag.DidYouMean(c.Side, f.Sides))
+	}
+	ids := map[string]bool{}
+	squares := map[Cell]string{}
+	for i, c := range f.Combatants {
+		if r.Stopped() {
+			return nil
+		}
+		ptr := diag.Pointer("combatants", i)
+		if ids[c.ID] {
+			r.Errorf(ptr+"/id", "a second combatant with id %q; ids must differ", c.ID)
+		}
+		ids[c.ID] = true
+		side, ok := sides[c.Side]
+		if !ok {
+			side = -1
+			if !r.Full() {
+				r.Errorf(ptr+"/side", "no side %q; the sides are %s%s", c.Side, diag.JoinNames(f.Sides), r.DidYouMean(c.Side, f.Sides))
+			} else {
+				r.Errorf(ptr+"/side", "")
+			}
 		} else {
 			used[side] = true
 		}
@@ -354,12 +495,12 @@ func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile)
 		case grid.Wall(c.At):
 			r.Errorf(ptr+"/at", "%s is a wall", c.At)
 		}
-		for j := range i {
-			if f.Combatants[j].At == c.At {
-				r.Errorf(ptr+"/at", "%s is already %s's square", c.At, f.Combatants[j].ID)
-			}
+		if first, taken := squares[c.At]; taken {
+			r.Errorf(ptr+"/at", "%s is already %s's square", c.At, first)
+		} else {
+			squares[c.At] = c.ID
 		}
-		conditions := p.useConditions(r, ptr+"/conditions", c.Conditions, names)
+		conditions := l.useConditions(r, ptr+"/conditions", c.Conditions, known)
 		file, err := l.src.Resolve(name, c.File)
 		if err != nil {
 			r.Errorf(ptr+"/file", "%v", err)
@@ -371,7 +512,7 @@ func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile)
 			continue
 		}
 		for j, u := range cr.Conditions {
-			if !slices.Contains(names, u.Name) {
+			if !known.set[u.Name] {
 				r.Errorf(ptr+"/file", "%s starts with condition %q, which this encounter does not define (%s/conditions/%d)", c.File, u.Name, cr.File, j)
 			}
 		}
@@ -389,16 +530,16 @@ func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile)
 // definitions.
 func (l *loader) buildConditions(r *diag.Reporter, defs []conditionDef) []*status.Def {
 	var out []*status.Def
+	seen := map[string]bool{}
 	for i, c := range defs {
 		ptr := diag.Pointer("conditions", i)
 		if slices.Contains(l.p.cond.names, c.Name) {
 			r.Errorf(ptr+"/name", "%q is a standard condition; give yours another name", c.Name)
 		}
-		for j := range i {
-			if defs[j].Name == c.Name {
-				r.Errorf(ptr+"/name", "a second condition named %q", c.Name)
-			}
+		if seen[c.Name] {
+			r.Errorf(ptr+"/name", "a second condition named %q", c.Name)
 		}
+		seen[c.Name] = true
 		d := &status.Def{Name: c.Name}
 		var dur any
 		json.Unmarshal(c.Duration, &dur)
@@ -415,7 +556,7 @@ func (l *loader) buildConditions(r *diag.Reporter, defs []conditionDef) []*statu
 			d.Save = status.Save{Ability: c.Save.Ability, DC: c.Save.DC}
 		}
 		for j, m := range c.Modifiers {
-			if mod, ok := buildModifier(r, diag.Pointer("conditions", i, "modifiers", j), c.Name, m); ok {
+			if mod, ok := l.buildModifier(r, diag.Pointer("conditions", i, "modifiers", j), c.Name, m); ok {
 				d.Mods = append(d.Mods, mod)
 			}
 		}
@@ -444,13 +585,16 @@ func (p *Pack) endTrigger(name, when string) *engine.Trigger {
 	return t
 }
 
+// valueNames are the values a modifier may change (ValueNames).
+var valueNames = ValueNames()
+
 // buildModifier turns a modifier of a data-defined condition into a
 // status.Mod.
-func buildModifier(r *diag.Reporter, ptr, cond string, m modifierFile) (status.Mod, bool) {
+func (l *loader) buildModifier(r *diag.Reporter, ptr, cond string, m modifierFile) (status.Mod, bool) {
 	out := status.Mod{Value: m.Value}
 	ok := true
-	if !slices.Contains(ValueNames(), m.Value) {
-		r.Errorf(ptr+"/value", "no value %q%s", m.Value, diag.DidYouMean(m.Value, ValueNames()))
+	if !slices.Contains(valueNames, m.Value) {
+		r.Errorf(ptr+"/value", "no value %q%s", m.Value, r.DidYouMean(m.Value, valueNames))
 		ok = false
 	}
 	if m.Channel != "" {
@@ -501,7 +645,7 @@ func buildModifier(r *diag.Reporter, ptr, cond string, m modifierFile) (status.M
 			r.Errorf(ptr+"/when", "a condition (\"when\") needs a contextual channel: self_contextual or to_target_contextual")
 			ok = false
 		}
-		w, problems := CompileWhen(m.When)
+		w, problems := l.when(m.When)
 		for _, p := range problems {
 			r.AtString(diag.Error, ptr+"/when", p.Offset, "when: "+p.Message)
 			ok = false

@@ -35,11 +35,3 @@ func conditionFormFailure(e *jsonschema.ValidationError) (string, bool) {
 	}
 	return `must be a condition's name or an object like {"name": "blinded", "rounds": 2}`, true
 }
-
-// checkSchema reads a file's JSON and validates it against the schema,
-// reporting every problem at its position. It reports whether the file
-// passed.
-func checkSchema(r *diag.Reporter, data []byte) bool {
-	doc, ok := r.DecodeJSON(data)
-	return ok && compiled.Check(r, doc)
-}

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/checker"
 	"cel.dev/cel-go/ext"
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/games/internal/celcost"
 	"github.com/tabulagames/tabula/games/skirmish/value"
 )
 
@@ -51,17 +51,24 @@ type ContextView struct {
 	TargetSees   bool   `cel:"targetSees"`
 }
 
-// MaxWhenCost bounds the estimated cost of a condition.
+// MaxWhenCost bounds the cost of a condition: its estimate when the file
+// is loaded, and what it costs when it runs (cel-go stops it there; it
+// then does not hold).
 const MaxWhenCost = 10_000
 
+// whenSizes are the largest values a condition sees: every string is a
+// name of the files (a key, a creature's name, a side, a condition, a
+// weapon), and a creature bears at most every condition there is.
+var whenSizes = celcost.Sizes{String: maxName, List: maxConditions + 20}
+
 var whenEnv = func() *cel.Env {
-	e, err := cel.NewEnv(
+	e, err := cel.NewEnv(append(celcost.Options(),
 		ext.NativeTypes(reflect.TypeFor[CreatureView](), reflect.TypeFor[ContextView](), ext.ParseStructTags(true)),
 		cel.Variable("source", cel.ObjectType("skirmish.CreatureView")),
 		cel.Variable("target", cel.ObjectType("skirmish.CreatureView")),
 		cel.Variable("context", cel.ObjectType("skirmish.ContextView")),
 		cel.CrossTypeNumericComparisons(true),
-	)
+	)...)
 	if err != nil {
 		panic("skirmish: building the CEL environment: " + err.Error())
 	}
@@ -93,14 +100,14 @@ func CompileWhen(src string) (*When, []WhenProblem) {
 	if ast.OutputType() != cel.BoolType {
 		return nil, []WhenProblem{{Message: fmt.Sprintf("a condition must be true or false, but this is %s", ast.OutputType())}}
 	}
-	est, err := whenEnv.EstimateCost(ast, celSizes{})
+	est, err := whenEnv.EstimateCost(ast, whenSizes)
 	if err != nil {
 		return nil, []WhenProblem{{Message: "cannot bound the cost of this condition: " + err.Error()}}
 	}
 	if est.Max > MaxWhenCost {
 		return nil, []WhenProblem{{Message: fmt.Sprintf("this condition may cost up to %d steps; the limit is %d", est.Max, MaxWhenCost)}}
 	}
-	prg, err := whenEnv.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	prg, err := whenEnv.Program(ast, celcost.Program(MaxWhenCost)...)
 	if err != nil {
 		return nil, []WhenProblem{{Message: err.Error()}}
 	}
@@ -155,18 +162,6 @@ func (v *whenVars) ResolveName(name string) (any, bool) {
 
 // Parent implements interpreter.Activation.
 func (v *whenVars) Parent() interpreter.Activation { return nil }
-
-type celSizes struct{}
-
-// EstimateSize bounds every string and list at 64 elements.
-func (celSizes) EstimateSize(checker.AstNode) *checker.SizeEstimate {
-	return &checker.SizeEstimate{Min: 0, Max: 64}
-}
-
-// EstimateCallCost leaves the cost of calls to the defaults.
-func (celSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
-}
 
 func cleanCEL(msg string) string {
 	msg = strings.ReplaceAll(msg, "skirmish.CreatureView", "creature")

@@ -20,11 +20,12 @@ import (
 	"strings"
 
 	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/checker"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/ext"
 	"cel.dev/cel-go/interpreter"
+
+	"github.com/tabulagames/tabula/games/internal/celcost"
 )
 
 // Player is what a condition sees of the current player.
@@ -51,15 +52,29 @@ type Game struct {
 	PlayerCount    int `cel:"playerCount"`
 }
 
-// MaxCost bounds the estimated cost of a condition; anything costlier is
-// rejected at load time. Real conditions cost a few units.
+// MaxCost bounds the cost of a condition: its estimate when the board is
+// loaded (anything costlier is rejected), and what it really costs when it
+// runs (cel-go stops it there, with an error). Real conditions cost a few
+// units.
 const MaxCost = 10_000
+
+// MaxName is the longest string a condition sees, in characters: a board
+// bounds its space ids, names, types and stat names by it, and a match its
+// players' nicknames. MaxStats is the most stats a player has: a board
+// names at most that many.
+const (
+	MaxName  = 100
+	MaxStats = 100
+)
+
+// sizes tells the cost estimator how large what a condition sees may be.
+var sizes = celcost.Sizes{String: MaxName, Map: MaxStats}
 
 var env = newEnv()
 
 func newEnv() *cel.Env {
 	playerType := cel.ObjectType("code.Player")
-	e, err := cel.NewEnv(
+	e, err := cel.NewEnv(append(celcost.Options(),
 		ext.NativeTypes(reflect.TypeFor[Player](), reflect.TypeFor[Space](), reflect.TypeFor[Game](), ext.ParseStructTags(true)),
 		cel.Variable("player", playerType),
 		cel.Variable("space", cel.ObjectType("code.Space")),
@@ -82,7 +97,7 @@ func newEnv() *cel.Env {
 					}
 					return types.Double(v)
 				}))),
-	)
+	)...)
 	if err != nil {
 		panic("code: building the CEL environment: " + err.Error())
 	}
@@ -126,14 +141,14 @@ func Compile(src string) (*Condition, []Problem) {
 	if ast.OutputType() != cel.BoolType && ast.OutputType() != cel.DynType {
 		return nil, append(problems, Problem{Message: fmt.Sprintf("a condition must be true or false, but this is %s", ast.OutputType())})
 	}
-	est, err := env.EstimateCost(ast, sizes{})
+	est, err := env.EstimateCost(ast, sizes)
 	if err != nil {
 		return nil, append(problems, Problem{Message: "cannot bound the cost of this condition: " + err.Error()})
 	}
 	if est.Max > MaxCost {
 		return nil, append(problems, Problem{Message: fmt.Sprintf("this condition may cost up to %d steps; the limit is %d", est.Max, MaxCost)})
 	}
-	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	prg, err := env.Program(ast, celcost.Program(MaxCost)...)
 	if err != nil {
 		return nil, append(problems, Problem{Message: err.Error()})
 	}
@@ -179,18 +194,6 @@ func (c *Condition) Eval(v *Vars) (bool, error) {
 		return false, fmt.Errorf("CODE condition %q gave %v, not true or false", c.Source, out.Value())
 	}
 	return b, nil
-}
-
-// sizes bounds the sizes the cost estimator assumes for variables whose size
-// it cannot know: strings and the stats map.
-type sizes struct{}
-
-func (sizes) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
-	return &checker.SizeEstimate{Min: 0, Max: 64}
-}
-
-func (sizes) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
-	return nil
 }
 
 // replaceStrictEquality turns JavaScript's === and !== (outside string

@@ -1,0 +1,116 @@
+package diag
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// StringLimits bound the strings of a game file, in characters, by the
+// member that holds them. A file comes from anyone, and what a game does
+// with a string (compare it, show it, hand it to a CEL condition) costs
+// in proportion to its length: each pack states the longest string each
+// of its members may hold, the same in its JSON Schema (maxLength) and in
+// its loader (CheckStrings), and bounds the cost of its conditions with
+// those figures.
+type StringLimits struct {
+	// Key bounds the names of object members (the keys of free-form
+	// maps, such as properties).
+	Key int
+	// Members bound the strings a member holds, directly or in the arrays
+	// it holds, by the member's name.
+	Members map[string]int
+	// Default bounds the strings of every other member.
+	Default int
+}
+
+// For returns the limit of the strings a member holds.
+func (l StringLimits) For(member string) int {
+	if n, ok := l.Members[member]; ok {
+		return n
+	}
+	return l.Default
+}
+
+// TooLong is the message of a string longer than its limit, as both
+// CheckStrings and Schema.Check word it.
+func TooLong(limit, chars int) string {
+	return "must be at most " + strconv.Itoa(limit) + " characters long, not " + strconv.Itoa(chars)
+}
+
+// CheckStrings reports every string of a decoded document longer than
+// its limit, at its pointer, and every member name longer than l.Key, at
+// its object (the value of a member whose name is too long is not looked
+// into). It reports whether every string fits. Its cost is linear in the
+// size of the document; once r is full, it only counts.
+func CheckStrings(r Errorer, doc any, l StringLimits) bool {
+	c := &stringCheck{r: r, l: l, ok: true}
+	c.full, _ = r.(fuller)
+	c.walk(doc, "")
+	return c.ok
+}
+
+type stringCheck struct {
+	r    Errorer
+	full fuller
+	l    StringLimits
+	path []any // the tokens of the value being looked at
+	ok   bool
+}
+
+func (c *stringCheck) report(format string, args ...any) {
+	c.ok = false
+	if c.full != nil && c.full.Full() {
+		c.r.Errorf("", "") // counted, not kept: build no pointer
+		return
+	}
+	c.r.Errorf(Pointer(c.path...), format, args...)
+}
+
+// walk looks at a value held by the member named member. Nesting is
+// bounded by DecodeJSON (MaxDepth), so recursion is.
+func (c *stringCheck) walk(v any, member string) {
+	switch v := v.(type) {
+	case string:
+		if limit := c.l.For(member); len(v) > limit {
+			if n := utf8.RuneCountInString(v); n > limit {
+				c.report("%s", TooLong(limit, n))
+			}
+		}
+	case []any:
+		for i, x := range v {
+			c.path = append(c.path, i)
+			c.walk(x, member)
+			c.path = c.path[:len(c.path)-1]
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if len(k) > c.l.Key {
+				if n := utf8.RuneCountInString(k); n > c.l.Key {
+					c.report("a member name %s", TooLong(c.l.Key, n))
+					continue
+				}
+			}
+			c.path = append(c.path, k)
+			c.walk(v[k], k)
+			c.path = c.path[:len(c.path)-1]
+		}
+	}
+}
+
+// MaxListed is how many names JoinNames lists before it counts the rest.
+const MaxListed = 20
+
+// JoinNames joins names for a message ("a, b, c"): at most MaxListed of
+// them, then how many more there are ("…, t and 980 more"). A file from
+// anyone may declare thousands of names, and a message listing all of
+// them for each of thousands of problems would cost the square of the
+// file's size.
+func JoinNames(names []string) string {
+	if len(names) <= MaxListed {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:MaxListed], ", ") + " and " + strconv.Itoa(len(names)-MaxListed) + " more"
+}
