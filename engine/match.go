@@ -95,11 +95,16 @@ type Match struct {
 	Events []Event
 
 	records []Record
-	chain   int32
-	actor   PlayerID
-	round   int64
-	steps   int
-	err     error
+	// noLog forgets the records and events of each chain when it ends;
+	// sink receives every record (SetLog).
+	noLog     bool
+	sink      Sink
+	forgotten forgotten
+	chain     int32
+	actor     PlayerID
+	round     int64
+	steps     int
+	err       error
 	// budgetFrom is the first log record of the stretch the budget counts
 	// (Rules.BudgetPerInput).
 	budgetFrom int
@@ -185,8 +190,8 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 // game state and master seed, exactly as NewMatch would, but keeps the
 // memory m has allocated (its log, its agenda, its index): a simulation
 // that plays many matches one after another then allocates little. The
-// index is emptied, so the game places its triggers again. Reset must not
-// be called from inside an effect.
+// index is emptied, so the game places its triggers again; what SetLog
+// said still holds. Reset must not be called from inside an effect.
 func (m *Match) Reset(state any, seed uint64) {
 	if m.running {
 		panic("engine: Reset called from inside an effect")
@@ -197,6 +202,7 @@ func (m *Match) Reset(state any, seed uint64) {
 	m.RNG.Reset(seed)
 	m.Events = m.Events[:0]
 	m.records = m.records[:0]
+	m.forgotten = forgotten{}
 	m.chain, m.actor, m.round, m.steps, m.err = 0, NoPlayer, 0, 0, nil
 	m.stack, m.heap, m.reactions = m.stack[:0], m.heap[:0], m.reactions[:0]
 	m.seq = 0
@@ -372,6 +378,9 @@ func (m *Match) resolve() error {
 		t := &m.cur // the Ctx of an effect points at it, so it lives in the match
 		if !m.pop(t) {
 			m.endChain()
+			if m.noLog {
+				m.ClearLog()
+			}
 			return nil
 		}
 		m.steps++
@@ -412,6 +421,9 @@ func (m *Match) fail(err error) error {
 	m.err = err
 	m.endChain()
 	m.hasSuspended = false
+	if m.noLog {
+		m.ClearLog()
+	}
 	return err
 }
 
@@ -828,15 +840,15 @@ func (m *Match) computeHash() string {
 	}
 	b = m.RNG.AppendState(b)
 	b = m.Index.appendState(b)
-	b = AppendVarints(b, int64(m.chain), m.round, int64(len(m.Events)), int64(len(m.records)), Bit(m.hasSuspended))
+	b = AppendVarints(b, int64(m.chain), m.round, int64(m.forgotten.events+len(m.Events)), int64(m.forgotten.records+len(m.records)), Bit(m.hasSuspended))
 	for i := range m.stack {
-		b = appendTask(b, &m.stack[i])
+		b = m.appendTask(b, &m.stack[i])
 	}
 	for i := range m.heap {
-		b = appendTask(b, &m.heap[i])
+		b = m.appendTask(b, &m.heap[i])
 	}
 	if m.hasSuspended {
-		b = appendTask(b, &m.suspended)
+		b = m.appendTask(b, &m.suspended)
 		for i, d := range m.asked {
 			choice := int64(m.answers[i].Choice)
 			if d.Sealed {
@@ -850,7 +862,13 @@ func (m *Match) computeHash() string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func appendTask(b []byte, t *task) []byte {
-	return AppendVarints(b, int64(t.kind), int64(t.effect), int64(t.event), int64(t.trig), int64(t.depth),
+// appendTask encodes a task of the agenda for the hash, its event as
+// numbered in a kept log.
+func (m *Match) appendTask(b []byte, t *task) []byte {
+	event := int64(t.event)
+	if t.event != NoEvent {
+		event += int64(m.forgotten.events)
+	}
+	return AppendVarints(b, int64(t.kind), int64(t.effect), event, int64(t.trig), int64(t.depth),
 		int64(t.react), int64(t.call.ID), int64(t.prio), int64(t.tier), t.pos, t.seq)
 }
