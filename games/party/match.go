@@ -25,6 +25,12 @@ type Options struct {
 	// without asking anyone, as bots would: a simulation then plays the
 	// same games without pausing for their answers.
 	AutoAck bool
+	// NoLog keeps no log beyond the chain under way (engine.Match.SetLog),
+	// for matches whose log nobody reads; Sink, if set, receives every
+	// record as it is made, the counters a simulation needs. Neither
+	// changes the game or its hash.
+	NoLog bool
+	Sink  engine.Sink
 }
 
 // DefaultMaxRounds is the round limit of a match started without one:
@@ -84,6 +90,9 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 		s.Players[i].Name = name
 	}
 	m := &Match{def: d, s: s, opt: opt, maxRounds: setup.MaxRounds, e: engine.NewMatch(d.pack.rules, s, setup.Seed, players)}
+	if opt.NoLog || opt.Sink != nil {
+		m.e.SetLog(!opt.NoLog, opt.Sink)
+	}
 	if err := m.start(setup.Dice); err != nil {
 		return nil, err
 	}
