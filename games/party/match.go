@@ -122,8 +122,12 @@ func (m *Match) start(dice []int) error {
 	if maxRounds == 0 {
 		maxRounds = DefaultMaxRounds
 	}
+	if s.statChanges != nil {
+		s.statChanges.n = 0 // the events that pointed into it are gone
+	}
 	*s = State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: maxRounds, skipText: m.opt.SkipText, autoAck: m.opt.AutoAck,
-		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...)}
+		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...),
+		Winners: s.Winners[:0], statChanges: s.statChanges}
 	for _, t := range def.triggers {
 		// Ties between events of equal priority go in board order: space
 		// order, then the space's event order.

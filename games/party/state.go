@@ -45,6 +45,9 @@ type State struct {
 
 	skipText bool // Options.SkipText
 	autoAck  bool // Options.AutoAck
+	// statChanges holds the payloads of the match's STAT_CHANGED events;
+	// nil until the first.
+	statChanges *statChanges
 }
 
 // The phases of a turn.
