@@ -141,7 +141,7 @@ func (m *Match) Answer(in Input) error {
 	if err := m.runEffect(&m.cur); err != nil {
 		return m.fail(err)
 	}
-	return m.resolve()
+	return m.resolve(false)
 }
 
 // recordAnswer records the answer to the i-th decision of the pause.

@@ -341,8 +341,10 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 	m.steps = 0
 	m.budgetFrom = len(m.records)
 	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq}
-	m.push(task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()})
-	return m.resolve()
+	// The agenda is empty between chains: the command's effect is the
+	// first task, run without going through the agenda.
+	m.cur = task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()}
+	return m.resolve(true)
 }
 
 // rollback is what Run restores when the command's own effect rejects it.
@@ -368,15 +370,17 @@ func (m *Match) nextSeq() int64 {
 }
 
 // resolve works through the agenda until it is empty (the chain ends) or a
-// decision is pending.
-func (m *Match) resolve() error {
+// decision is pending. With first set, the task in m.cur runs first.
+func (m *Match) resolve(first bool) error {
 	budget := m.Rules.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
 	for !m.hasSuspended {
 		t := &m.cur // the Ctx of an effect points at it, so it lives in the match
-		if !m.pop(t) {
+		if first {
+			first = false
+		} else if !m.pop(t) {
 			m.endChain()
 			if m.noLog {
 				m.ClearLog()
