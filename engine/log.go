@@ -102,7 +102,8 @@ type Sink interface {
 // receives every record as it is made, whether the log is kept or not.
 //
 // The log changes nothing else: the match plays the same effects, asks the
-// same decisions and has the same state hash whatever SetLog said.
+// same decisions and has the same state hash whatever SetLog said; only,
+// with the log off and no sink, the records of decisions carry no text.
 // Call it between chains.
 func (m *Match) SetLog(keep bool, sink Sink) {
 	m.noLog, m.sink = !keep, sink

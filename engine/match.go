@@ -698,7 +698,11 @@ func (m *Match) runEffect(t *task) error {
 		m.hasSuspended = true
 		for i := range m.asked {
 			d := &m.asked[i]
-			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: m.askText(d)})
+			text := "" // made for the log only
+			if !m.noLog || m.sink != nil {
+				text = m.askText(d)
+			}
+			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: text})
 		}
 		err = nil
 	} else if err != nil {

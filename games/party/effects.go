@@ -408,9 +408,10 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int) error {
 		return nil // shown and acknowledged at once
 	}
 	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Space: space}
-	ds := make([]engine.Decision, len(to))
-	for i, seat := range to {
-		ds[i] = engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text}
+	var buf [8]engine.Decision // Ask copies them: most tables need no more
+	ds := buf[:0]
+	for _, seat := range to {
+		ds = append(ds, engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text})
 	}
 	return c.Ask(ds...)
 }

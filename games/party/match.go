@@ -62,6 +62,42 @@ func (d *Definition) Start(s game.Setup) (game.Match, error) {
 	return m, nil
 }
 
+// StartFast begins a match for a simulation whose every seat is played by
+// the pack's bot (the simulator's sim.Fast): it keeps no log and leaves
+// prompt messages unexpanded, and plays the games Start would play.
+func (d *Definition) StartFast(s game.Setup) (game.Match, error) {
+	m, err := d.NewMatch(s, Options{SkipText: true, NoLog: true})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Restart starts the match over with another setup, as NewMatch would with
+// the match's options, keeping its memory when the number of players is
+// the same and there are no scripted dice (the simulator's sim.FastMatch).
+func (m *Match) Restart(setup game.Setup) error {
+	if len(setup.Players) != len(m.s.Players) || len(setup.Dice) > 0 || setup.MaxRounds < 0 {
+		n, err := m.def.NewMatch(setup, m.opt)
+		if err != nil {
+			return err
+		}
+		*m = *n
+		return nil
+	}
+	if !slices.Equal(setup.Players, m.e.Players) {
+		if err := engine.CheckPlayers(setup.Players); err != nil {
+			return err
+		}
+		for i, name := range setup.Players {
+			m.s.Players[i].Name = name
+			m.e.Players[i] = name
+		}
+	}
+	m.maxRounds = setup.MaxRounds
+	return m.Reset(setup.Seed)
+}
+
 // NewMatch starts a match with the setup's players, in seat order, whose
 // number must be within the board's limits (Info). Its scripted dice are
 // rolls' totals, rolled in order before random ones; its round limit is
@@ -277,14 +313,26 @@ func (m *Match) Waits() []Wait {
 }
 
 // Waiting returns the seats the match waits for, in order, each once.
-func (m *Match) Waiting() []int {
-	var out []int
-	for _, w := range m.Waits() {
-		if !slices.Contains(out, w.Player) {
-			out = append(out, w.Player)
+func (m *Match) Waiting() []int { return m.AppendWaiting(nil) }
+
+// AppendWaiting appends to dst the seats Waiting returns, the seats of
+// Waits without building them.
+func (m *Match) AppendWaiting(dst []int) []int {
+	s, e := m.s, m.e
+	switch {
+	case s.Over:
+	case e.IsWaiting():
+		from := len(dst)
+		asked, answered := e.Asked()
+		for i := range asked {
+			if p := int(asked[i].Player); !answered[i] && !slices.Contains(dst[from:], p) {
+				dst = append(dst, p)
+			}
 		}
+	case s.Phase == PhaseRoll:
+		dst = append(dst, s.Current)
 	}
-	return out
+	return dst
 }
 
 func (m *Match) waitingText() string {
@@ -377,6 +425,17 @@ func (m *Match) Bot(seat int, r *rng.Stream) (Command, bool) {
 		return Command{Kind: KindRoll}, true
 	}
 	return Command{}, false
+}
+
+// PlayBot plays for the seat what Bot returns, as Apply plays BotCommand's
+// JSON, and reports whether there was a command (the simulator's
+// sim.FastMatch).
+func (m *Match) PlayBot(seat int, r *rng.Stream) (bool, error) {
+	c, ok := m.Bot(seat, r)
+	if !ok {
+		return false, nil
+	}
+	return true, m.Play(seat, c)
 }
 
 // BotCommand is Bot as JSON, for the game interface.

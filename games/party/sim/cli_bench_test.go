@@ -1,11 +1,14 @@
 package sim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/party"
 	gsim "github.com/tabulagames/tabula/sim"
 )
@@ -60,4 +63,43 @@ func BenchmarkCommandLine(b *testing.B) {
 			}
 		})
 	})
+}
+
+// TestFastPathSameReport: the generic simulator plays party boards through
+// the pack's fast path (sim.Fast: no log, no text, bots without JSON,
+// matches started over); hidden behind the plain game interface, the
+// boards give the same reports.
+func TestFastPathSameReport(t *testing.T) {
+	boards, _ := filepath.Glob("../../../examples/party/*.json")
+	if len(boards) < 3 {
+		t.Fatalf("found %d boards: %v", len(boards), boards)
+	}
+	for _, file := range boards {
+		def, _ := testPack.LoadFile(file)
+		if def == nil {
+			continue // not a board on its own
+		}
+		if _, ok := any(def).(gsim.Fast); !ok {
+			t.Fatal("the party pack offers the simulator no fast path")
+		}
+		for _, cfg := range []gsim.Config{
+			{Games: 200, Players: []string{"A", "B", "C"}, Seed: 3, Rotate: true, Workers: 2},
+			{Games: 100, Players: []string{"A", "B"}, Seed: 4, MaxRounds: 3, Workers: 1},
+		} {
+			fast, err := gsim.Run(context.Background(), def, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow, err := gsim.Run(context.Background(), struct{ game.Definition }{def}, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast.Timing, slow.Timing = nil, nil
+			f, _ := json.Marshal(fast)
+			s, _ := json.Marshal(slow)
+			if !bytes.Equal(f, s) {
+				t.Errorf("%s, %+v: the fast path reports\n%s\nwant\n%s", file, cfg, f, s)
+			}
+		}
+	}
 }
