@@ -3,6 +3,8 @@ package lanes
 import (
 	"errors"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -135,15 +137,24 @@ func BenchmarkProximityMine(b *testing.B) {
 // when their command runs, as the board of a game being played is;
 // batches of 32 boards and more measure cache misses instead.
 func benchCommand(b *testing.B, sc *Scenario, c Command) {
-	const batch = 4
+	const batch, collect = 4, 256
 	runs := make([]*scenarioRun, 0, batch)
+	// The collector runs with the timer stopped, every collect boards,
+	// rather than alongside the commands, where it would mostly be
+	// collecting the boards' setting up.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	made := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		if len(runs) == 0 {
 			b.StopTimer()
+			if made%collect == 0 {
+				runtime.GC()
+			}
 			for range batch {
 				runs = append(runs, startMid(b, sc))
 			}
+			made += batch
 			b.StartTimer()
 		}
 		run := runs[len(runs)-1]
