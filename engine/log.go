@@ -67,6 +67,16 @@ type Record struct {
 
 func (m *Match) record(r Record) {
 	r.Chain = m.chain
+	if m.noLog && r.Kind == RecEvent {
+		// Nothing reads the records of events in a chain under way (the
+		// events themselves are kept): they are counted, not kept.
+		m.forgotten.records++
+		if m.sink != nil {
+			m.sunk = r
+			m.sink.Record(&m.sunk, &m.Events[r.Event])
+		}
+		return
+	}
 	m.records = append(m.records, r)
 	if m.sink != nil {
 		var ev *Event
@@ -78,8 +88,8 @@ func (m *Match) record(r Record) {
 }
 
 // Records returns the match's log so far (since the last ClearLog; with the
-// log off, the records of the chain under way). The slice is the match's
-// own; do not change it.
+// log off, the records of the chain under way but for its events'). The
+// slice is the match's own; do not change it.
 func (m *Match) Records() []Record { return m.records }
 
 // Sink receives a match's log records as they are made (SetLog): the
@@ -96,9 +106,10 @@ type Sink interface {
 // every record and every event unless told otherwise: its readable log,
 // replays and JSON logs are made from them. With keep false it keeps the
 // records and events of a chain only while the chain is under way (or
-// paused for a decision: effects and games may read them), and forgets
-// them when it ends, keeping their memory: simulations and bot playouts
-// that read no log then neither grow it nor sift it. sink, if not nil,
+// paused for a decision: effects and games may read them), but for the
+// records of events, which it only counts, and forgets them when the
+// chain ends, keeping their memory: simulations and bot playouts that read
+// no log then neither grow it nor sift it. sink, if not nil,
 // receives every record as it is made, whether the log is kept or not.
 //
 // The log changes nothing else: the match plays the same effects, asks the

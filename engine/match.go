@@ -99,6 +99,7 @@ type Match struct {
 	// sink receives every record (SetLog).
 	noLog     bool
 	sink      Sink
+	sunk      Record // an event's record given to the sink, not kept
 	forgotten forgotten
 	chain     int32
 	actor     PlayerID
@@ -181,6 +182,7 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		records: make([]Record, 0, 64),
 		stack:   make([]task, 0, 16),
 		emitted: make([]EventRef, 0, 8),
+		then:    make([]task, 0, 4),
 		scratch: make([]TriggerID, 0, 16),
 		guard:   guardSet{small: make([]uint64, 0, guardSmall)},
 	}
@@ -340,7 +342,7 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 	m.actor = actor
 	m.steps = 0
 	m.budgetFrom = len(m.records)
-	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq}
+	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq, forgotten: m.forgotten}
 	// The agenda is empty between chains: the command's effect is the
 	// first task, run without going through the agenda.
 	m.cur = task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()}
@@ -351,6 +353,7 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 type rollback struct {
 	events, records int
 	seq             int64
+	forgotten       forgotten
 }
 
 // reject undoes the start of a chain whose command was rejected, so that a
@@ -361,6 +364,7 @@ func (m *Match) reject(err error) error {
 	m.Events = m.Events[:m.rollback.events]
 	m.records = m.records[:m.rollback.records]
 	m.seq = m.rollback.seq
+	m.forgotten = m.rollback.forgotten
 	return err
 }
 
