@@ -7,7 +7,8 @@
 // It reaches the game only through the game interface: a game.Definition
 // starts each match, bots choose commands (game.BotCommand by default), and
 // the match's game.Outcome, and its game.Tally when it keeps one, feed the
-// report.
+// report. A pack may offer a faster way to play its games with its own
+// bots (Fast), which gives the same report.
 //
 // Games run in parallel on worker goroutines, each its own match with a
 // seed and bot streams derived from the master seed and the game's index.
