@@ -72,6 +72,11 @@ func (m *Match) Waiting() []Decision {
 	return out
 }
 
+// Asked returns the decisions of the pause, in the order they were asked,
+// and whether each is answered: what Waiting tells, without copying. Both
+// slices are the match's own, to read before its next change.
+func (m *Match) Asked() ([]Decision, []bool) { return m.asked, m.answered }
+
 // IsWaiting reports whether the match is paused for input.
 func (m *Match) IsWaiting() bool { return m.hasSuspended }
 
@@ -141,7 +146,7 @@ func (m *Match) Answer(in Input) error {
 	if err := m.runEffect(&m.cur); err != nil {
 		return m.fail(err)
 	}
-	return m.resolve()
+	return m.resolve(false)
 }
 
 // recordAnswer records the answer to the i-th decision of the pause.

@@ -21,7 +21,9 @@ import (
 //   - if the two plays differ in their log (JSON lines), errors or state
 //     hashes;
 //   - if a chain runs past the step budget without ending in a
-//     *engine.RunawayError that names the triggers of the loop.
+//     *engine.RunawayError that names the triggers of the loop;
+//   - if a third play with the log off (Match.SetLog) gives other errors,
+//     hashes or records (as its sink sees them) than the first.
 func FuzzChains(f *testing.F) {
 	for _, seed := range [][]byte{
 		// Nothing: one trigger on E0 that emits E0 again, set off by a
@@ -35,15 +37,36 @@ func FuzzChains(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		first := play(t, data)
-		second := play(t, data)
+		first := play(t, data, true)
+		second := play(t, data, true)
 		if first.log != second.log {
 			t.Fatalf("two plays of the same game differ:\n%s\n---\n%s", first.log, second.log)
 		}
 		if !slices.Equal(first.hashes, second.hashes) {
 			t.Fatalf("two plays of the same game hash differently: %v, %v", first.hashes, second.hashes)
 		}
+		off := play(t, data, false)
+		if off.errors != first.errors || off.sunk != first.sunk {
+			t.Fatalf("the log off, the game plays differently:\n%s%s\n---\n%s%s", off.errors, off.sunk, first.errors, first.sunk)
+		}
+		if !slices.Equal(off.hashes, first.hashes) {
+			t.Fatalf("the log off, the game hashes differently: %v, %v", off.hashes, first.hashes)
+		}
 	})
+}
+
+// textSink writes each record it receives as a line of text that does not
+// depend on how the match numbers its events.
+type textSink struct{ strings.Builder }
+
+func (s *textSink) Record(r *engine.Record, ev *engine.Event) {
+	fmt.Fprintf(s, "%v chain %d depth %d trigger %d reactor %d source %d player %d choice %d %q",
+		r.Kind, r.Chain, r.Depth, r.Trigger, r.Reactor, r.Source, r.Player, r.Choice, r.Text)
+	if ev != nil {
+		fmt.Fprintf(s, " event %d/%d %d→%d %d actor %d at %d amount %d depth %d chain %d",
+			ev.Type, ev.Phase, ev.Subject, ev.Target, ev.Player, ev.Actor, ev.Location, ev.Amount, ev.Depth, ev.Chain)
+	}
+	s.WriteByte('\n')
 }
 
 // fuzzGame is the state of a fuzzed game.
@@ -88,6 +111,9 @@ func (r *reader) yes() bool { return r.n(2) == 1 }
 type played struct {
 	log    string
 	hashes []string
+	// errors are the commands' errors; sunk the records as a sink saw
+	// them.
+	errors, sunk string
 }
 
 var errUnbounded = errors.New("a chain ran past its step budget")
@@ -109,7 +135,7 @@ func (c condition) Holds(state any, _ *engine.Event, t *engine.Instance) (bool, 
 	return t.Reactor == engine.System || g.Count[t.Reactor-1] < c.limit, nil
 }
 
-func play(t *testing.T, data []byte) played {
+func play(t *testing.T, data []byte, keepLog bool) played {
 	in := &reader{data: data}
 	types := engine.NewTypes()
 	for i := range fuzzTypes {
@@ -300,6 +326,9 @@ func play(t *testing.T, data []byte) played {
 
 	var out played
 	var log bytes.Buffer
+	sink := &textSink{}
+	m.SetLog(keepLog, sink)
+	var errs strings.Builder
 	for range 1 + in.n(12) {
 		if m.Err() != nil {
 			break
@@ -316,13 +345,18 @@ func play(t *testing.T, data []byte) played {
 			err = m.Run(engine.PlayerID(in.n(4)-1), call())
 		}
 		fmt.Fprintf(&log, "error: %v\n", err)
+		fmt.Fprintf(&errs, "error: %v\n", err)
 		out.hashes = append(out.hashes, m.Hash())
+		if !keepLog && !m.IsWaiting() && (len(m.Records()) > 0 || len(m.Events) > 0) {
+			t.Fatalf("the log off, the match keeps %d records and %d events between chains", len(m.Records()), len(m.Events))
+		}
 		checkError(t, err, names)
 	}
 	if err := m.WriteJSONL(&log, 0); err != nil {
 		t.Fatal(err)
 	}
 	out.log = log.String()
+	out.errors, out.sunk = errs.String(), sink.String()
 	return out
 }
 

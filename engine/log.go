@@ -67,22 +67,80 @@ type Record struct {
 
 func (m *Match) record(r Record) {
 	r.Chain = m.chain
+	if m.noLog && r.Kind == RecEvent {
+		// Nothing reads the records of events in a chain under way (the
+		// events themselves are kept): they are counted, not kept.
+		m.forgotten.records++
+		if m.sink != nil {
+			m.sunk = r
+			m.sink.Record(&m.sunk, &m.Events[r.Event])
+		}
+		return
+	}
 	m.records = append(m.records, r)
+	if m.sink != nil {
+		var ev *Event
+		if r.Kind == RecEvent {
+			ev = &m.Events[r.Event]
+		}
+		m.sink.Record(&m.records[len(m.records)-1], ev)
+	}
 }
 
-// Records returns the match's log so far. The slice is the match's own; do
-// not change it.
+// Records returns the match's log so far (since the last ClearLog; with the
+// log off, the records of the chain under way but for its events'). The
+// slice is the match's own; do not change it.
 func (m *Match) Records() []Record { return m.records }
 
+// Sink receives a match's log records as they are made (SetLog): the
+// counters a simulation's summary needs, in place of a log nobody reads.
+type Sink interface {
+	// Record is called once for every record, in order, as it is made; ev
+	// is the event of an event record (RecEvent), nil for other kinds.
+	// Both are the match's own and valid only during the call: a sink
+	// reads them and must not change them or call the match.
+	Record(r *Record, ev *Event)
+}
+
+// SetLog says what becomes of the match's log from now on. A match keeps
+// every record and every event unless told otherwise: its readable log,
+// replays and JSON logs are made from them. With keep false it keeps the
+// records and events of a chain only while the chain is under way (or
+// paused for a decision: effects and games may read them), but for the
+// records of events, which it only counts, and forgets them when the
+// chain ends, keeping their memory: simulations and bot playouts that read
+// no log then neither grow it nor sift it. sink, if not nil,
+// receives every record as it is made, whether the log is kept or not.
+//
+// The log changes nothing else: the match plays the same effects, asks the
+// same decisions and has the same state hash whatever SetLog said; only,
+// with the log off and no sink, the records of decisions carry no text.
+// Call it between chains.
+func (m *Match) SetLog(keep bool, sink Sink) {
+	m.noLog, m.sink = !keep, sink
+	if !keep && !m.inChain() {
+		m.ClearLog()
+	}
+}
+
 // ClearLog forgets the log and the events while keeping their memory, for
-// long simulations that do not need them. Events that are still being
-// resolved must not be forgotten: call it only between chains.
+// long simulations that do not need them (SetLog turns the log off for
+// good). Events that are still being resolved must not be forgotten: call
+// it only between chains. The state hash does not change: it counts the
+// records and events forgotten.
 func (m *Match) ClearLog() {
-	m.hashed = false
+	m.forgotten.records += len(m.records)
+	m.forgotten.events += len(m.Events)
 	m.records = m.records[:0]
 	m.Events = m.Events[:0]
 	m.budgetFrom = 0
 }
+
+// forgotten counts the log records and events a match has forgotten, so
+// that the state hash, which counts them, does not depend on what the
+// match keeps of its log; it also turns the event references of a chain in
+// progress into the numbers they have in a kept log.
+type forgotten struct{ records, events int }
 
 // TriggerName returns the name of a trigger instance ("" for NoTrigger).
 func (m *Match) TriggerName(id TriggerID) string {

@@ -95,11 +95,17 @@ type Match struct {
 	Events []Event
 
 	records []Record
-	chain   int32
-	actor   PlayerID
-	round   int64
-	steps   int
-	err     error
+	// noLog forgets the records and events of each chain when it ends;
+	// sink receives every record (SetLog).
+	noLog     bool
+	sink      Sink
+	sunk      Record // an event's record given to the sink, not kept
+	forgotten forgotten
+	chain     int32
+	actor     PlayerID
+	round     int64
+	steps     int
+	err       error
 	// budgetFrom is the first log record of the stretch the budget counts
 	// (Rules.BudgetPerInput).
 	budgetFrom int
@@ -176,6 +182,7 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		records: make([]Record, 0, 64),
 		stack:   make([]task, 0, 16),
 		emitted: make([]EventRef, 0, 8),
+		then:    make([]task, 0, 4),
 		scratch: make([]TriggerID, 0, 16),
 		guard:   guardSet{small: make([]uint64, 0, guardSmall)},
 	}
@@ -185,8 +192,8 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 // game state and master seed, exactly as NewMatch would, but keeps the
 // memory m has allocated (its log, its agenda, its index): a simulation
 // that plays many matches one after another then allocates little. The
-// index is emptied, so the game places its triggers again. Reset must not
-// be called from inside an effect.
+// index is emptied, so the game places its triggers again; what SetLog
+// said still holds. Reset must not be called from inside an effect.
 func (m *Match) Reset(state any, seed uint64) {
 	if m.running {
 		panic("engine: Reset called from inside an effect")
@@ -197,6 +204,7 @@ func (m *Match) Reset(state any, seed uint64) {
 	m.RNG.Reset(seed)
 	m.Events = m.Events[:0]
 	m.records = m.records[:0]
+	m.forgotten = forgotten{}
 	m.chain, m.actor, m.round, m.steps, m.err = 0, NoPlayer, 0, 0, nil
 	m.stack, m.heap, m.reactions = m.stack[:0], m.heap[:0], m.reactions[:0]
 	m.seq = 0
@@ -334,15 +342,18 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 	m.actor = actor
 	m.steps = 0
 	m.budgetFrom = len(m.records)
-	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq}
-	m.push(task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()})
-	return m.resolve()
+	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq, forgotten: m.forgotten}
+	// The agenda is empty between chains: the command's effect is the
+	// first task, run without going through the agenda.
+	m.cur = task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()}
+	return m.resolve(true)
 }
 
 // rollback is what Run restores when the command's own effect rejects it.
 type rollback struct {
 	events, records int
 	seq             int64
+	forgotten       forgotten
 }
 
 // reject undoes the start of a chain whose command was rejected, so that a
@@ -353,6 +364,7 @@ func (m *Match) reject(err error) error {
 	m.Events = m.Events[:m.rollback.events]
 	m.records = m.records[:m.rollback.records]
 	m.seq = m.rollback.seq
+	m.forgotten = m.rollback.forgotten
 	return err
 }
 
@@ -362,16 +374,21 @@ func (m *Match) nextSeq() int64 {
 }
 
 // resolve works through the agenda until it is empty (the chain ends) or a
-// decision is pending.
-func (m *Match) resolve() error {
+// decision is pending. With first set, the task in m.cur runs first.
+func (m *Match) resolve(first bool) error {
 	budget := m.Rules.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
 	for !m.hasSuspended {
 		t := &m.cur // the Ctx of an effect points at it, so it lives in the match
-		if !m.pop(t) {
+		if first {
+			first = false
+		} else if !m.pop(t) {
 			m.endChain()
+			if m.noLog {
+				m.ClearLog()
+			}
 			return nil
 		}
 		m.steps++
@@ -412,6 +429,9 @@ func (m *Match) fail(err error) error {
 	m.err = err
 	m.endChain()
 	m.hasSuspended = false
+	if m.noLog {
+		m.ClearLog()
+	}
 	return err
 }
 
@@ -682,7 +702,11 @@ func (m *Match) runEffect(t *task) error {
 		m.hasSuspended = true
 		for i := range m.asked {
 			d := &m.asked[i]
-			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: m.askText(d)})
+			text := "" // made for the log only
+			if !m.noLog || m.sink != nil {
+				text = m.askText(d)
+			}
+			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: text})
 		}
 		err = nil
 	} else if err != nil {
@@ -828,15 +852,15 @@ func (m *Match) computeHash() string {
 	}
 	b = m.RNG.AppendState(b)
 	b = m.Index.appendState(b)
-	b = AppendVarints(b, int64(m.chain), m.round, int64(len(m.Events)), int64(len(m.records)), Bit(m.hasSuspended))
+	b = AppendVarints(b, int64(m.chain), m.round, int64(m.forgotten.events+len(m.Events)), int64(m.forgotten.records+len(m.records)), Bit(m.hasSuspended))
 	for i := range m.stack {
-		b = appendTask(b, &m.stack[i])
+		b = m.appendTask(b, &m.stack[i])
 	}
 	for i := range m.heap {
-		b = appendTask(b, &m.heap[i])
+		b = m.appendTask(b, &m.heap[i])
 	}
 	if m.hasSuspended {
-		b = appendTask(b, &m.suspended)
+		b = m.appendTask(b, &m.suspended)
 		for i, d := range m.asked {
 			choice := int64(m.answers[i].Choice)
 			if d.Sealed {
@@ -850,7 +874,13 @@ func (m *Match) computeHash() string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func appendTask(b []byte, t *task) []byte {
-	return AppendVarints(b, int64(t.kind), int64(t.effect), int64(t.event), int64(t.trig), int64(t.depth),
+// appendTask encodes a task of the agenda for the hash, its event as
+// numbered in a kept log.
+func (m *Match) appendTask(b []byte, t *task) []byte {
+	event := int64(t.event)
+	if t.event != NoEvent {
+		event += int64(m.forgotten.events)
+	}
+	return AppendVarints(b, int64(t.kind), int64(t.effect), event, int64(t.trig), int64(t.depth),
 		int64(t.react), int64(t.call.ID), int64(t.prio), int64(t.tier), t.pos, t.seq)
 }

@@ -7,7 +7,8 @@
 // It reaches the game only through the game interface: a game.Definition
 // starts each match, bots choose commands (game.BotCommand by default), and
 // the match's game.Outcome, and its game.Tally when it keeps one, feed the
-// report.
+// report. A pack may offer a faster way to play its games with its own
+// bots (Fast), which gives the same report.
 //
 // Games run in parallel on worker goroutines, each its own match with a
 // seed and bot streams derived from the master seed and the game's index.
@@ -103,6 +104,40 @@ func (RandomBot) Command(m game.Match, seat int, r *rng.Stream) (json.RawMessage
 		return legal[0].Data, true
 	}
 	return legal[r.IntN(len(legal))].Data, true
+}
+
+// Fast is a game.Definition that offers the simulator a faster way to play
+// its games when every seat is played by the pack's own bot (Config.Bots is
+// nil): matches that keep no log and write no text only people read, whose
+// bots play without writing their commands as JSON for Apply to read back,
+// and which start over without being built anew. It is optional: a pack
+// that implements it must play through it exactly the games it plays
+// through Start, Apply and game.BotCommand, so that the report is the same
+// either way (the same outcomes, rounds, commands and tallies); only a
+// command that fails is told without its JSON.
+//
+// The interfaces name only types of the game interface, so that a pack
+// implements them without importing this package.
+type Fast interface {
+	game.Definition
+	// StartFast begins a match as Start does, for a simulation. The match
+	// is a FastMatch; if it is not, the simulator plays through Start.
+	StartFast(s game.Setup) (game.Match, error)
+}
+
+// FastMatch is a match started by Fast.StartFast.
+type FastMatch interface {
+	game.Match
+	// AppendWaiting appends to dst the seats Waiting would return, so
+	// that asking before every command allocates nothing.
+	AppendWaiting(dst []int) []int
+	// PlayBot plays for the seat the command game.BotCommand would return,
+	// drawing from r as it would, and reports whether there was one; the
+	// error is Apply's.
+	PlayBot(seat int, r *rng.Stream) (bool, error)
+	// Restart starts the match over as StartFast would start it with s,
+	// keeping the memory it has.
+	Restart(s game.Setup) error
 }
 
 // GameSeed returns the seed of game i of a simulation with the given
@@ -334,6 +369,12 @@ type player struct {
 	names []string
 	bots  []Bot
 	rs    []*rng.Stream
+	// fast is the definition's fast path, if it has one and the pack's
+	// bots play every seat; match is the match it played last, started
+	// over for the next game, and waiting a buffer for its seats.
+	fast    Fast
+	match   FastMatch
+	waiting []int
 }
 
 func newPlayer(def game.Definition, cfg Config, seats [][]string) *player {
@@ -342,6 +383,9 @@ func newPlayer(def game.Definition, cfg Config, seats [][]string) *player {
 		streams: rng.New(0), names: make([]string, n), bots: make([]Bot, n), rs: make([]*rng.Stream, n)}
 	for i := range n {
 		p.names[i] = "sim bot " + strconv.Itoa(i)
+	}
+	if f, ok := def.(Fast); ok && cfg.Bots == nil {
+		p.fast = f
 	}
 	return p
 }
@@ -361,6 +405,7 @@ func (p *player) play(ctx context.Context, i int, r *result) (finished bool) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.fail("panic: %v", v)
+			p.match = nil // not to be used again
 			finished = true
 		}
 	}()
@@ -378,7 +423,11 @@ func (p *player) play(ctx context.Context, i int, r *result) (finished bool) {
 			p.bots[seat] = p.cfg.Bots(pl)
 		}
 	}
-	m, err := p.def.Start(game.Setup{Players: names, Seed: seed, MaxRounds: p.cfg.MaxRounds})
+	setup := game.Setup{Players: names, Seed: seed, MaxRounds: p.cfg.MaxRounds}
+	if p.fast != nil {
+		return p.playFast(ctx, i, setup, r)
+	}
+	m, err := p.def.Start(setup)
 	if err != nil {
 		r.fail("the game cannot start: %v", err)
 		return true
@@ -401,6 +450,73 @@ func (p *player) play(ctx context.Context, i int, r *result) (finished bool) {
 		}
 		r.commands++
 	}
+	return p.end(m, i, n, r)
+}
+
+// playFast plays game i as play does, through the definition's fast path.
+func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *result) bool {
+	var err error
+	if p.match == nil {
+		var m game.Match
+		if m, err = p.fast.StartFast(setup); err == nil {
+			var ok bool
+			if p.match, ok = m.(FastMatch); !ok {
+				p.fast = nil
+				return p.play(ctx, i, r)
+			}
+		}
+	} else if err = p.match.Restart(setup); err != nil {
+		p.match = nil // not to be used again
+	}
+	if err != nil {
+		r.fail("the game cannot start: %v", err)
+		return true
+	}
+	m, names := p.match, setup.Players
+	for {
+		if r.commands%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
+			return false
+		}
+		p.waiting = m.AppendWaiting(p.waiting[:0])
+		if len(p.waiting) == 0 {
+			break
+		}
+		if r.commands >= p.cfg.MaxCommands {
+			r.fail("still going after %d commands, in round %d", r.commands, m.Outcome().Rounds)
+			return true
+		}
+		if err := p.stepFast(m, names, p.waiting); err != nil {
+			p.match = nil
+			r.fail("%v", err)
+			return true
+		}
+		r.commands++
+	}
+	return p.end(m, i, len(names), r)
+}
+
+// stepFast plays one command as step does, through FastMatch.PlayBot.
+func (p *player) stepFast(m FastMatch, names []string, waiting []int) error {
+	for _, seat := range waiting {
+		if seat < 0 || seat >= len(names) {
+			return fmt.Errorf("the game waits for seat index %d; the %d seats are 0 to %d", seat, len(names), len(names)-1)
+		}
+		played, err := m.PlayBot(seat, p.rs[seat])
+		if err != nil {
+			if engine.IsRejected(err) {
+				return fmt.Errorf("the bot of %s (seat %d) played a command the game refused: %v", names[seat], seat+1, err)
+			}
+			return fmt.Errorf("%s (seat %d): %v", names[seat], seat+1, err)
+		}
+		if played {
+			return nil
+		}
+	}
+	return nobodyPlays(names, waiting)
+}
+
+// end records how game i, over, ended: its outcome, winners and tallies.
+func (p *player) end(m game.Match, i, n int, r *result) bool {
 	o := m.Outcome()
 	if !o.Over {
 		r.fail("the game waits for nobody but is not over")
@@ -448,6 +564,12 @@ func (p *player) step(m game.Match, names []string, waiting []int) error {
 		}
 		return nil
 	}
+	return nobodyPlays(names, waiting)
+}
+
+// nobodyPlays is the error of a game that waits for seats whose bots have
+// nothing to play.
+func nobodyPlays(names []string, waiting []int) error {
 	who := make([]string, len(waiting))
 	for k, seat := range waiting {
 		who[k] = names[seat]

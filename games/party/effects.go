@@ -154,7 +154,7 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	c.Emit(ev)
 	if slices.Contains(skipped, p.State) {
 		ev := s.playerEvent(evTurnSkip)
-		ev.Data = p.State
+		ev.Data = stateData(p.State)
 		c.Emit(ev)
 		s.Phase = PhaseEnd
 		s.SkipRun++
@@ -163,6 +163,28 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	s.SkipRun = 0
 	s.Phase = PhaseRoll
 	return nil
+}
+
+// stateData returns a player state as the Data of an event. The states are
+// constants, whose boxes need no allocation.
+func stateData(state string) any {
+	switch state {
+	case Spectating:
+		return Spectating
+	case Playing:
+		return Playing
+	case CompletedGame:
+		return CompletedGame
+	case Disconnected:
+		return Disconnected
+	case SkippingTurn:
+		return SkippingTurn
+	case Waiting:
+		return Waiting
+	case Eliminated:
+		return Eliminated
+	}
+	return state
 }
 
 // nobodyCanPlay reports whether every turn from now on would be skipped:
@@ -340,7 +362,7 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 	s.Over = true
 	s.Phase = PhaseOver
 	s.EndReason = reason
-	s.Winners = slices.Clone(winners)
+	s.Winners = append(s.Winners[:0], winners...)
 	ev := engine.NewEvent(evGameOver)
 	ev.Amount = len(winners)
 	ev.Data = reason
@@ -408,9 +430,10 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int, everyone bool) err
 		to = to[s.Current : s.Current+1 : s.Current+1]
 	}
 	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Everyone: everyone, Space: space}
-	ds := make([]engine.Decision, len(to))
-	for i, seat := range to {
-		ds[i] = engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text}
+	var buf [8]engine.Decision // Ask copies them: most tables need no more
+	ds := buf[:0]
+	for _, seat := range to {
+		ds = append(ds, engine.Decision{Player: engine.PlayerID(seat), Kind: KindAck, Prompt: text})
 	}
 	return c.Ask(ds...)
 }
@@ -444,21 +467,32 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 		}
 		c.Emit(ev)
 	case a.Steps < 0:
-		live := make([]int, 0, len(p.History))
-		for i, mv := range p.History {
+		// The moves not yet taken back are the live ones; the player goes
+		// back to the live move t, and the live moves after it are taken
+		// back.
+		live := 0
+		for _, mv := range p.History {
 			if !mv.Backtracked {
-				live = append(live, i)
+				live++
 			}
 		}
-		if len(live) == 0 {
+		if live == 0 {
 			c.Note("%s has not moved yet, so cannot move back", p.Name)
 			return nil
 		}
-		t := max(0, len(live)+a.Steps-1)
-		for _, i := range live[t+1:] {
-			p.History[i].Backtracked = true
+		t := max(0, live+a.Steps-1)
+		k := -1
+		for i := range p.History {
+			mv := &p.History[i]
+			if mv.Backtracked {
+				continue
+			}
+			if k++; k == t {
+				p.Space = mv.Space
+			} else if k > t {
+				mv.Backtracked = true
+			}
 		}
-		p.Space = p.History[live[t]].Space
 		c.Emit(ev)
 		s.arrive(c, p.Space)
 	}
@@ -557,14 +591,41 @@ func (s *State) changeStat(c *engine.Ctx, name, mode string, v float64, set bool
 	}
 	p.Stats[name] = st
 	ev := s.playerEvent(evStat)
-	ev.Data = StatChange{Stat: name, Value: st.Value, Display: st.Display}
+	if s.statChanges == nil {
+		s.statChanges = &statChanges{}
+	}
+	ev.Data = s.statChanges.add(StatChange{Stat: name, Value: st.Value, Display: st.Display})
 	c.Emit(ev)
 	return nil
 }
 
-// StatChange is the payload of a STAT_CHANGED event: the stat's new values.
+// StatChange is the payload of a STAT_CHANGED event (as a *StatChange): the
+// stat's new values.
 type StatChange struct {
 	Stat    string  `json:"stat"`
 	Value   float64 `json:"value"`
 	Display float64 `json:"display"`
+}
+
+// statChanges holds the payloads of a match's STAT_CHANGED events in
+// blocks that never move, so that each event points to its own and a stat
+// change allocates nothing while a block has room. A reset match reuses
+// the blocks (its old events are gone); a copy of the state shares them,
+// each change taking a slot of its own.
+type statChanges struct {
+	blocks [][]StatChange
+	n      int
+}
+
+const statBlock = 64
+
+func (a *statChanges) add(c StatChange) *StatChange {
+	b := a.n / statBlock
+	if b == len(a.blocks) {
+		a.blocks = append(a.blocks, make([]StatChange, statBlock))
+	}
+	p := &a.blocks[b][a.n%statBlock]
+	*p = c
+	a.n++
+	return p
 }

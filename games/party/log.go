@@ -110,7 +110,7 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 		e.Target = m.e.EntityName(ev.Target)
 		e.Text = name + " swaps places with " + e.Target
 	case evStat:
-		if ch, ok := ev.Data.(StatChange); ok {
+		if ch, ok := ev.Data.(*StatChange); ok {
 			e.Text = fmt.Sprintf("%s's %s: %s", name, ch.Stat, formatNumber(ch.Display))
 		}
 	case evTurnEnd:

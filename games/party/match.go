@@ -27,6 +27,12 @@ type Options struct {
 	// same games without pausing for their answers. A match's setup may
 	// ask for it too (game.Setup.AutoAck).
 	AutoAck bool
+	// NoLog keeps no log beyond the chain under way (engine.Match.SetLog),
+	// for matches whose log nobody reads; Sink, if set, receives every
+	// record as it is made, the counters a simulation needs. Neither
+	// changes the game or its hash.
+	NoLog bool
+	Sink  engine.Sink
 }
 
 // DefaultMaxRounds is the round limit of a match started without one:
@@ -56,6 +62,42 @@ func (d *Definition) Start(s game.Setup) (game.Match, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// StartFast begins a match for a simulation whose every seat is played by
+// the pack's bot (the simulator's sim.Fast): it keeps no log and leaves
+// prompt messages unexpanded, and plays the games Start would play.
+func (d *Definition) StartFast(s game.Setup) (game.Match, error) {
+	m, err := d.NewMatch(s, Options{SkipText: true, NoLog: true})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Restart starts the match over with another setup, as NewMatch would with
+// the match's options, keeping its memory when the number of players is
+// the same and there are no scripted dice (the simulator's sim.FastMatch).
+func (m *Match) Restart(setup game.Setup) error {
+	if len(setup.Players) != len(m.s.Players) || len(setup.Dice) > 0 || setup.MaxRounds < 0 {
+		n, err := m.def.NewMatch(setup, m.opt)
+		if err != nil {
+			return err
+		}
+		*m = *n
+		return nil
+	}
+	if !slices.Equal(setup.Players, m.e.Players) {
+		if err := engine.CheckPlayers(setup.Players); err != nil {
+			return err
+		}
+		for i, name := range setup.Players {
+			m.s.Players[i].Name = name
+			m.e.Players[i] = name
+		}
+	}
+	m.maxRounds = setup.MaxRounds
+	return m.Reset(setup.Seed)
 }
 
 // NewMatch starts a match with the setup's players, in seat order, whose
@@ -94,6 +136,9 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 	}
 	opt.AutoAck = opt.AutoAck || setup.AutoAck
 	m := &Match{def: d, s: s, opt: opt, maxRounds: setup.MaxRounds, e: engine.NewMatch(d.pack.rules, s, setup.Seed, players)}
+	if opt.NoLog || opt.Sink != nil {
+		m.e.SetLog(!opt.NoLog, opt.Sink)
+	}
 	if err := m.start(setup.Dice); err != nil {
 		return nil, err
 	}
@@ -123,8 +168,12 @@ func (m *Match) start(dice []int) error {
 	if maxRounds == 0 {
 		maxRounds = DefaultMaxRounds
 	}
+	if s.statChanges != nil {
+		s.statChanges.n = 0 // the events that pointed into it are gone
+	}
 	*s = State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: maxRounds, skipText: m.opt.SkipText, autoAck: m.opt.AutoAck,
-		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...)}
+		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...),
+		Winners: s.Winners[:0], statChanges: s.statChanges}
 	for _, t := range def.triggers {
 		// Ties between events of equal priority go in board order: space
 		// order, then the space's event order.
@@ -304,14 +353,26 @@ func (m *Match) Waits() []Wait {
 }
 
 // Waiting returns the seats the match waits for, in order, each once.
-func (m *Match) Waiting() []int {
-	var out []int
-	for _, w := range m.Waits() {
-		if !slices.Contains(out, w.Player) {
-			out = append(out, w.Player)
+func (m *Match) Waiting() []int { return m.AppendWaiting(nil) }
+
+// AppendWaiting appends to dst the seats Waiting returns, the seats of
+// Waits without building them.
+func (m *Match) AppendWaiting(dst []int) []int {
+	s, e := m.s, m.e
+	switch {
+	case s.Over:
+	case e.IsWaiting():
+		from := len(dst)
+		asked, answered := e.Asked()
+		for i := range asked {
+			if p := int(asked[i].Player); !answered[i] && !slices.Contains(dst[from:], p) {
+				dst = append(dst, p)
+			}
 		}
+	case s.Phase == PhaseRoll:
+		dst = append(dst, s.Current)
 	}
-	return out
+	return dst
 }
 
 // waitingText says whom the match waits for and for what, in the players'
@@ -407,6 +468,17 @@ func (m *Match) Bot(seat int, r *rng.Stream) (Command, bool) {
 		return Command{Kind: KindRoll}, true
 	}
 	return Command{}, false
+}
+
+// PlayBot plays for the seat what Bot returns, as Apply plays BotCommand's
+// JSON, and reports whether there was a command (the simulator's
+// sim.FastMatch).
+func (m *Match) PlayBot(seat int, r *rng.Stream) (bool, error) {
+	c, ok := m.Bot(seat, r)
+	if !ok {
+		return false, nil
+	}
+	return true, m.Play(seat, c)
 }
 
 // BotCommand is Bot as JSON, for the game interface.

@@ -520,8 +520,10 @@ func TestHashCoversTheState(t *testing.T) {
 	// What the hash leaves out: the board, shared and fixed, and what the
 	// engine's hash holds: a prompt's space is the space of the event the
 	// match waits in, whether it addresses everybody is that event's
-	// action, its segments its text coloured from the placeholder stream.
-	fixed := []string{"State.def", "State.board", "Prompt.Space", "Prompt.Everyone", "Prompt.Segments"}
+	// action, its segments its text coloured from the placeholder stream;
+	// the payloads of stat changes are the log's, which the engine's hash
+	// counts.
+	fixed := []string{"State.def", "State.board", "Prompt.Space", "Prompt.Everyone", "Prompt.Segments", "State.statChanges"}
 	for _, typ := range []reflect.Type{reflect.TypeFor[State](), reflect.TypeFor[Player](), reflect.TypeFor[Stat](),
 		reflect.TypeFor[ActiveEffect](), reflect.TypeFor[Move](), reflect.TypeFor[Prompt]()} {
 		for f := range typ.Fields() {

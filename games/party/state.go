@@ -51,6 +51,9 @@ type State struct {
 	// player alone acknowledge a prompt to everybody, unless its board says
 	// everyoneAcknowledges.
 	ackAll bool
+	// statChanges holds the payloads of the match's STAT_CHANGED events;
+	// nil until the first.
+	statChanges *statChanges
 }
 
 // The phases of a turn.

@@ -40,6 +40,11 @@ type Config struct {
 	// Progress, if set, is called from one goroutine with the number of
 	// games summarised so far, after each batch of games.
 	Progress func(done int)
+
+	// keepLog has the matches keep their whole log, and the summary count
+	// its records after each command rather than as they are made: the
+	// summary is the same (TestLogOffSameSummary).
+	keepLog bool
 }
 
 // TurnsPerRound bounds the turns of a game: a game that begins more than
@@ -205,6 +210,9 @@ type runner struct {
 	// the bots' random streams.
 	game *party.Match
 	bots *rng.Streams
+	// r is the result of the game being played, which the match's log
+	// records are counted into as they are made (Record).
+	r *gameResult
 }
 
 type triggerInfo struct {
@@ -336,10 +344,17 @@ func (p *runner) play(i int, r *gameResult) {
 	p.bots.Reset(r.seed)
 	bots := p.bots.Stream("bots")
 	var err error
+	p.r = r
 	if p.game == nil || p.game.Engine().Err() != nil {
 		// A broken match is not used again.
 		setup := game.Setup{Players: p.cfg.Players, Seed: r.seed, MaxRounds: p.cfg.MaxRounds}
-		p.game, err = p.def.NewMatch(setup, party.Options{SkipText: true, AutoAck: true})
+		opt := party.Options{SkipText: true, AutoAck: true}
+		if !p.cfg.keepLog {
+			// Nobody reads the log: the summary counts its records as
+			// they are made.
+			opt.NoLog, opt.Sink = true, p
+		}
+		p.game, err = p.def.NewMatch(setup, opt)
 	} else {
 		err = p.game.Reset(r.seed)
 	}
@@ -351,18 +366,15 @@ func (p *runner) play(i int, r *gameResult) {
 	g := p.game
 	s := g.State()
 	m := g.Engine()
-	seen := 0 // log records already counted
+	seen := 0 // log records already counted, when the match keeps them
 	for !s.Over {
 		if err := p.step(g, bots); err != nil {
 			r.end, r.err = endFailed, err.Error()
 			p.game = nil
 			return
 		}
-		seen = p.count(m, seen, r)
-		if !m.IsWaiting() {
-			// Between chains the log may go: its records are counted.
-			m.ClearLog()
-			seen = 0
+		if p.cfg.keepLog {
+			seen = p.count(m, seen)
 		}
 		if !s.Over && s.Turn > p.turnLimit {
 			r.end = endStalled
@@ -402,30 +414,39 @@ func (p *runner) step(g *party.Match, bots *rng.Stream) error {
 	return errors.New("the match waits for nobody")
 }
 
-// count adds the log records from index from on to the result and returns
-// the new length of the log.
-func (p *runner) count(m *engine.Match, from int, r *gameResult) int {
-	recs := m.Records()
-	for i := from; i < len(recs); i++ {
-		rec := &recs[i]
-		switch rec.Kind {
-		case engine.RecEvent:
-			ev := &m.Events[rec.Event]
-			switch ev.Type {
-			case p.evLand:
-				r.landings[ev.Location]++
-			case p.evEnter:
-				r.entries[ev.Location]++
-			case p.evFx:
-				if k := slices.Index(Effects, ev.Data.(string)); k >= 0 && ev.Player >= 0 {
-					r.effects[int(ev.Player)*len(Effects)+k]++
-				}
-			}
-		case engine.RecFired:
-			if int(rec.Trigger) < len(r.fired) {
-				r.fired[rec.Trigger]++
+// Record counts one record of the game's log into its result: landings,
+// entries and player effects from events, firings per trigger.
+func (p *runner) Record(rec *engine.Record, ev *engine.Event) {
+	r := p.r
+	switch rec.Kind {
+	case engine.RecEvent:
+		switch ev.Type {
+		case p.evLand:
+			r.landings[ev.Location]++
+		case p.evEnter:
+			r.entries[ev.Location]++
+		case p.evFx:
+			if k := slices.Index(Effects, ev.Data.(string)); k >= 0 && ev.Player >= 0 {
+				r.effects[int(ev.Player)*len(Effects)+k]++
 			}
 		}
+	case engine.RecFired:
+		if int(rec.Trigger) < len(r.fired) {
+			r.fired[rec.Trigger]++
+		}
+	}
+}
+
+// count counts the records of a kept log from index from on, and returns
+// the new length of the log.
+func (p *runner) count(m *engine.Match, from int) int {
+	recs := m.Records()
+	for i := from; i < len(recs); i++ {
+		var ev *engine.Event
+		if recs[i].Kind == engine.RecEvent {
+			ev = &m.Events[recs[i].Event]
+		}
+		p.Record(&recs[i], ev)
 	}
 	return len(recs)
 }

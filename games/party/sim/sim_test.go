@@ -191,6 +191,29 @@ func TestSameSummaryWhateverTheWorkers(t *testing.T) {
 	}
 }
 
+// TestLogOffSameSummary: the simulator's matches keep no log and count its
+// records as they are made; matches that keep their whole log, counted
+// after each command, give the same summary.
+func TestLogOffSameSummary(t *testing.T) {
+	boards, _ := filepath.Glob("../../../examples/party/*.json")
+	if len(boards) < 3 {
+		t.Fatalf("found %d boards: %v", len(boards), boards)
+	}
+	for _, file := range boards {
+		def, _ := testPack.LoadFile(file)
+		if def == nil {
+			continue // not a board on its own
+		}
+		cfg := Config{Games: 300, Players: []string{"A", "B", "C"}, Seed: 5, Workers: 2, MaxRounds: 30}
+		off, _ := json.Marshal(run(t, def, cfg))
+		cfg.keepLog = true
+		on, _ := json.Marshal(run(t, def, cfg))
+		if !bytes.Equal(off, on) {
+			t.Errorf("%s: the log off gives another summary:\n%s\nwant\n%s", file, off, on)
+		}
+	}
+}
+
 // TestJSONGolden holds the JSON document of a simulation of the default
 // board to a golden file: its shape and its figures are stable.
 func TestJSONGolden(t *testing.T) {
