@@ -154,9 +154,12 @@ func CheckClone(t *testing.T, def game.Definition, o Options) {
 			if err := playRandom(b, rb); err != nil {
 				t.Fatalf("%s: its copy, %d commands on: %v", where, k+1, err)
 			}
-			same(t, fmt.Sprintf("%s, %d commands on", where, k+1), b, a, p.Players)
+			if a.Hash() != b.Hash() {
+				t.Fatalf("%s, %d commands on: the copy's hash %s, the match's %s", where, k+1, b.Hash(), a.Hash())
+			}
 		}
-		sameLog(t, where+", the copies", b, a)
+		same(t, where+", the copies played on", b, a, p.Players)
+		sameLog(t, where+", the copies played on", b, a)
 		if m.Hash() != hash {
 			t.Fatalf("%s: playing copies changed the match's hash", where)
 		}
