@@ -13,20 +13,15 @@ import (
 // game copies its state; the engine cannot). The copy and the match share
 // nothing that either changes, so each may play on, be cloned again or be
 // thrown away; they share the rules and the trigger definitions, which
-// nothing changes.
-//
-// The payloads of the events of a chain in progress (a chain paused for a
-// decision) and the arguments of its pending effects may still be changed
-// by its effects; when they are pointers, payload returns the copy's own
-// (nil: they are shared, which suits values). Events of finished chains
-// are never changed and keep their payloads.
-//
-// Bots search on copies: Clone costs a copy of the match's log and
-// events, which grow with the match, and of its index. It must not be
-// called from inside an effect.
-func (m *Match) Clone(state any, payload func(any) any) *Match {
+// nothing changes. o says what else to do. Clone must not be called from
+// inside an effect.
+func (m *Match) Clone(state any, o CloneOptions) *Match {
 	if m.running {
 		panic("engine: Clone called from inside an effect")
+	}
+	events, records, budgetFrom, hashed := slices.Clone(m.Events), slices.Clone(m.records), m.budgetFrom, m.hashed
+	if o.WithoutLog && !m.inChain() {
+		events, records, budgetFrom, hashed = make([]Event, 0, 32), make([]Record, 0, 64), 0, false
 	}
 	c := &Match{
 		Rules:        m.Rules,
@@ -34,14 +29,14 @@ func (m *Match) Clone(state any, payload func(any) any) *Match {
 		Players:      slices.Clip(m.Players),
 		Index:        m.Index.clone(),
 		RNG:          m.RNG.Clone(),
-		Events:       slices.Clone(m.Events),
-		records:      slices.Clone(m.records),
+		Events:       events,
+		records:      records,
+		budgetFrom:   budgetFrom,
 		chain:        m.chain,
 		actor:        m.actor,
 		round:        m.round,
 		steps:        m.steps,
 		err:          m.err,
-		budgetFrom:   m.budgetFrom,
 		stack:        slices.Clone(m.stack),
 		heap:         slices.Clone(m.heap),
 		reactions:    slices.Clone(m.reactions),
@@ -55,7 +50,7 @@ func (m *Match) Clone(state any, payload func(any) any) *Match {
 		answers:      slices.Clone(m.answers),
 		answered:     slices.Clone(m.answered),
 		hash:         m.hash,
-		hashed:       m.hashed,
+		hashed:       hashed,
 		hashGen:      m.hashGen,
 		rollback:     m.rollback,
 		cur:          m.cur,
@@ -65,7 +60,7 @@ func (m *Match) Clone(state any, payload func(any) any) *Match {
 	if c.guard.small == nil {
 		c.guard.small = make([]uint64, 0, guardSmall)
 	}
-	if payload != nil && m.inChain() {
+	if payload := o.Payload; payload != nil && m.inChain() {
 		for i := len(c.Events) - 1; i >= 0 && c.Events[i].Chain == m.chain; i-- {
 			if c.Events[i].Data != nil {
 				c.Events[i].Data = payload(c.Events[i].Data)
@@ -87,6 +82,23 @@ func copyArgs(args any, payload func(any) any) any {
 		return nil
 	}
 	return payload(args)
+}
+
+// CloneOptions say what Clone does beyond copying.
+type CloneOptions struct {
+	// Payload copies the payloads of the events of a chain in progress (a
+	// chain paused for a decision) and the arguments of its pending
+	// effects, which its effects may still change: when they are
+	// pointers, it returns the copy's own. Nil shares them, which suits
+	// values. Events of finished chains are never changed and keep their
+	// payloads.
+	Payload func(any) any
+	// WithoutLog starts the copy with an empty log and no events, when no
+	// chain is in progress (one that is keeps everything): a copy that
+	// only plays on, such as a bot's, then costs what the game state
+	// costs rather than the whole history of the match. Its state hash,
+	// which counts the records and the events, differs from the match's.
+	WithoutLog bool
 }
 
 // clone returns a copy of the index. The buckets' contents share one

@@ -53,6 +53,16 @@ func moveRandomly(t *testing.T, m *engine.Match, r *rng.Stream) {
 	}
 }
 
+// laneState is the tiny lane game's state as text.
+func laneState(m *engine.Match) string {
+	g := m.State.(*laneGame)
+	out := fmt.Sprint(g.Hand, g.Energy, g.order)
+	for _, d := range g.Drones {
+		out += fmt.Sprintf(" %+v", *d)
+	}
+	return out
+}
+
 func jsonLog(m *engine.Match) string {
 	var b bytes.Buffer
 	m.WriteJSONL(&b, 0)
@@ -69,7 +79,7 @@ func TestClonePlaysOnAlike(t *testing.T) {
 		if step%7 != 0 {
 			continue
 		}
-		c := m.Clone(cloneLanes(m.State.(*laneGame)), nil)
+		c := m.Clone(cloneLanes(m.State.(*laneGame)), engine.CloneOptions{})
 		if c.Hash() != m.Hash() {
 			t.Fatalf("after %d moves: the copy's hash differs before it plays", step+1)
 		}
@@ -84,7 +94,7 @@ func TestClonePlaysOnAlike(t *testing.T) {
 			t.Fatalf("after %d moves: playing the copy changed the match", step+1)
 		}
 		// A second copy plays the match's own moves alongside it.
-		c2 := m.Clone(cloneLanes(m.State.(*laneGame)), nil)
+		c2 := m.Clone(cloneLanes(m.State.(*laneGame)), engine.CloneOptions{})
 		for k := range 5 {
 			a, b := other, other
 			moveRandomly(t, m, &a)
@@ -98,6 +108,36 @@ func TestClonePlaysOnAlike(t *testing.T) {
 			t.Fatalf("after %d moves: the copy's log differs", step+1)
 		}
 		*r = other
+	}
+}
+
+// A copy without the log plays on to the same game state as the match,
+// with only its own records.
+func TestCloneWithoutLog(t *testing.T) {
+	m := busyLanes()
+	r := rng.New(7).Stream("moves")
+	for range 10 {
+		moveRandomly(t, m, r)
+	}
+	c := m.Clone(cloneLanes(m.State.(*laneGame)), engine.CloneOptions{WithoutLog: true})
+	if len(c.Records()) != 0 || len(c.Events) != 0 {
+		t.Fatalf("the copy has %d records and %d events", len(c.Records()), len(c.Events))
+	}
+	if c.Hash() == m.Hash() {
+		t.Error("the copy without a log has the match's hash, which counts the log")
+	}
+	records := len(m.Records())
+	for range 10 {
+		a, b := *r, *r
+		moveRandomly(t, m, &a)
+		moveRandomly(t, c, &b)
+		*r = a
+	}
+	if got, want := laneState(c), laneState(m); got != want {
+		t.Errorf("the copy's state\n%s\nthe match's\n%s", got, want)
+	}
+	if len(c.Records()) != len(m.Records())-records {
+		t.Errorf("the copy has %d records; the match added %d", len(c.Records()), len(m.Records())-records)
 	}
 }
 
@@ -120,7 +160,7 @@ func TestCloneOfAPausedChain(t *testing.T) {
 	copyOf := func(m *engine.Match) (*engine.Match, *pickGame) {
 		g := *m.State.(*pickGame)
 		g.Picked = slices.Clone(g.Picked)
-		return m.Clone(&g, nil), &g
+		return m.Clone(&g, engine.CloneOptions{}), &g
 	}
 	c, cg := copyOf(m)
 	if err := c.Answer(engine.Input{Player: 0, Kind: "pick-colour", Choice: 0}); err != nil {
@@ -166,13 +206,13 @@ func TestCloneCopiesThePayloadsOfAPausedChain(t *testing.T) {
 	if err := m.Run(0, effects.MustCall("PING", nil)); err != nil {
 		t.Fatal(err)
 	}
-	c := m.Clone(&pickGame{}, func(v any) any {
+	c := m.Clone(&pickGame{}, engine.CloneOptions{Payload: func(v any) any {
 		if n, ok := v.(*note); ok {
 			cp := *n
 			return &cp
 		}
 		return v
-	})
+	}, WithoutLog: true})
 	if err := c.Answer(engine.Input{Player: 0, Kind: "ok"}); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +246,7 @@ func TestRedrawSealed(t *testing.T) {
 	seen := map[string]bool{}
 	r := rng.New(3).Stream("redraw")
 	for range 40 {
-		c := m.Clone(&bidGame{}, nil)
+		c := m.Clone(&bidGame{}, engine.CloneOptions{})
 		c.RedrawSealed(1, r)
 		if c.Hash() != m.Hash() {
 			t.Fatal("redrawing sealed answers changed the hash")

@@ -17,11 +17,11 @@ var (
 // Clone returns a copy of the match that plays on exactly as the match
 // would (the same shuffles, the same drones marked at random), and apart
 // from it: what bots look ahead on.
-func (m *Match) Clone() game.Match { return m.clone() }
+func (m *Match) Clone() game.Match { return m.clone(engine.CloneOptions{}) }
 
-func (m *Match) clone() *Match {
+func (m *Match) clone(o engine.CloneOptions) *Match {
 	s := m.s.clone()
-	return &Match{def: m.def, e: m.e.Clone(s, nil), s: s}
+	return &Match{def: m.def, e: m.e.Clone(s, o), s: s}
 }
 
 // clone copies the state: everything but the definition's own data.
@@ -50,9 +50,9 @@ func (s *State) clone() *State {
 // numbers to come (reshuffles, drones marked at random). The cards played
 // and every count stay as they are. What is redrawn is sorted first, so
 // the copy depends only on what the seat has seen, never on how the hidden
-// cards lay.
+// cards lay. The copy is for playing on: it leaves the match's log behind.
 func (m *Match) Determinize(seat int, r *rng.Stream) game.Match {
-	c := m.clone()
+	c := m.clone(engine.CloneOptions{WithoutLog: true})
 	for p := range c.s.Players {
 		pl := &c.s.Players[p]
 		if p == seat {

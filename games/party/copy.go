@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 )
@@ -18,12 +19,12 @@ var (
 // would (the same dice, the same placeholders drawn), and apart from it:
 // what bots look ahead on. A turn paused at a fork or a prompt is copied
 // paused.
-func (m *Match) Clone() game.Match { return m.clone() }
+func (m *Match) Clone() game.Match { return m.clone(engine.CloneOptions{}) }
 
-func (m *Match) clone() *Match {
+func (m *Match) clone(o engine.CloneOptions) *Match {
 	c := *m
 	c.s = m.s.clone()
-	c.e = m.e.Clone(c.s, nil)
+	c.e = m.e.Clone(c.s, o)
 	return &c
 }
 
@@ -50,9 +51,10 @@ func (s *State) clone() *State {
 // scripted or random, and every other random draw to come (a random
 // start, the player a swap picks, the words of a prompt's placeholders)
 // are drawn again from r: a board hides nothing else, and a bot that
-// looked into an exact copy would know its next rolls.
+// looked into an exact copy would know its next rolls. The copy is for
+// playing on: between turns it leaves the match's log behind.
 func (m *Match) Determinize(seat int, r *rng.Stream) game.Match {
-	c := m.clone()
+	c := m.clone(engine.CloneOptions{WithoutLog: true})
 	c.s.Dice = nil
 	c.e.RNG = rng.New(r.Uint64())
 	c.e.Touch()

@@ -19,12 +19,12 @@ var (
 // would (the same dice, the same cards drawn), and apart from it: what
 // bots look ahead on. The rules' chain, paused for a decision, is copied
 // paused.
-func (m *Match) Clone() game.Match { return m.clone() }
+func (m *Match) Clone() game.Match { return m.clone(engine.CloneOptions{}) }
 
-func (m *Match) clone() *Match {
+func (m *Match) clone(o engine.CloneOptions) *Match {
 	c := *m
 	c.state = m.state.clone()
-	c.eng = m.eng.Clone(c.state, nil)
+	c.eng = m.eng.Clone(c.state, o)
 	c.words, c.said = maps.Clone(m.words), maps.Clone(m.said)
 	return &c
 }
@@ -52,7 +52,7 @@ func (s *State) clone() *State {
 // sorted before it is shuffled, so the copy depends only on what the seat
 // has seen.
 func (m *Match) Determinize(seat int, r *rng.Stream) game.Match {
-	c := m.clone()
+	c := m.clone(engine.CloneOptions{WithoutLog: true})
 	s := c.state
 	for i := range s.Decks {
 		pile := s.Decks[i].Draw

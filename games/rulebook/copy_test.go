@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/bot/bottest"
+	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 )
@@ -25,7 +26,7 @@ func TestClonePlaysOnAlike(t *testing.T) {
 // hiddenDraws are what no player can know: the order of the draw piles
 // and the next dice.
 func hiddenDraws(m game.Match, _ int) string {
-	c := m.(*Match).clone()
+	c := m.(*Match).clone(engine.CloneOptions{})
 	var piles [][]int
 	for _, d := range c.state.Decks {
 		piles = append(piles, d.Draw)

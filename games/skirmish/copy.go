@@ -18,11 +18,14 @@ var (
 // Clone returns a copy of the match that plays on exactly as the match
 // would (the same dice), and apart from it: what bots look ahead on. A
 // fight paused for a reaction is copied with the move it interrupted.
-func (m *Match) Clone() game.Match { return m.clone() }
+func (m *Match) Clone() game.Match { return m.clone(engine.CloneOptions{}) }
 
-func (m *Match) clone() *Match {
+// clone copies the match, with the payloads of a move paused for a
+// reaction.
+func (m *Match) clone(o engine.CloneOptions) *Match {
 	g := m.State.copy()
-	e := m.Engine.Clone(g, copyPayload)
+	o.Payload = copyPayload
+	e := m.Engine.Clone(g, o)
 	g.book = m.State.book.Copy(g, e.Index)
 	return &Match{Engine: e, State: g, def: m.def}
 }
@@ -111,9 +114,10 @@ func copyPayload(v any) any {
 // Determinize returns a copy of the match in which the dice to come,
 // scripted or random, are drawn again from r: a fight hides nothing else,
 // and a bot that looked into an exact copy would know how its attacks
-// will roll.
+// will roll. The copy is for playing on: unless a reaction is pending, it
+// leaves the match's log behind.
 func (m *Match) Determinize(seat int, r *rng.Stream) game.Match {
-	c := m.clone()
+	c := m.clone(engine.CloneOptions{WithoutLog: true})
 	c.State.Dice = nil
 	c.Engine.RNG = rng.New(r.Uint64())
 	c.Engine.Touch()

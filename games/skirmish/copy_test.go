@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabulagames/tabula/bot/bottest"
+	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
@@ -26,7 +27,7 @@ func TestClonePlaysOnAlike(t *testing.T) {
 
 // nextDice are the next dice a match would roll: what no side can know.
 func nextDice(m game.Match, _ int) string {
-	c := m.(*Match).clone()
+	c := m.(*Match).clone(engine.CloneOptions{})
 	d := c.Engine.RNG.Stream("dice")
 	return fmt.Sprint(c.State.Dice, d.IntN(20), d.IntN(20), d.IntN(20))
 }
