@@ -40,13 +40,14 @@ var packDuels = []packDuel{
 	{"lanes: mcts against greedy", lanes.NewPack(), "lanes/drone-lanes.json", lanesMCTS, "greedy", 0},
 	{"skirmish ambush: mcts against random", skirmish.NewPack(), "skirmish/ambush.encounter.json", skirmishMCTS, "random", 0.5},
 	{"skirmish ambush: mcts against greedy", skirmish.NewPack(), "skirmish/ambush.encounter.json", skirmishMCTS, "greedy", 0},
-	{"skirmish duel: mcts against random", skirmish.NewPack(), "skirmish/duel.encounter.json", skirmishMCTS, "random", 0.5},
-	{"skirmish duel: mcts against greedy", skirmish.NewPack(), "skirmish/duel.encounter.json", skirmishMCTS, "greedy", 0},
+	{"skirmish archery: mcts against random", skirmish.NewPack(), "skirmish/archery.encounter.json", skirmishMCTS, "random", 0.5},
+	{"skirmish archery: mcts against greedy", skirmish.NewPack(), "skirmish/archery.encounter.json", skirmishMCTS, "greedy", 0},
 }
 
 // MCTS beats random and greedy bots on the packs' own games: the drone
-// lane game and two skirmishes (a party of three against five, and one
-// fighter against one goblin), seats swapped from game to game.
+// lane game and two skirmishes (a party of three against five in a ruined
+// gate, a goblin archer against a fighter 65 squares away), seats swapped
+// from game to game.
 //
 // In the test suite only the duels against random bots are played, a
 // dozen games each, and must be won. TABULA_DUELS=1000 plays a thousand

@@ -14,7 +14,7 @@ import (
 // random playout to the end, and one MCTS decision with the duels'
 // settings.
 func BenchmarkBots(b *testing.B) {
-	for _, f := range []string{"ambush.encounter.json", "duel.encounter.json"} {
+	for _, f := range []string{"ambush.encounter.json", "archery.encounter.json"} {
 		m := bottest.Midgame(b, load(b, filepath.Join(examples, f)), 3, 4)
 		b.Run(f+"/copy", func(b *testing.B) { bottest.BenchCopy(b, m) })
 		b.Run(f+"/playout", func(b *testing.B) { bottest.BenchPlayout(b, m) })
