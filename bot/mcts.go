@@ -46,12 +46,16 @@ func (n *node) ucb(c float64) float64 {
 
 // search is one decision's search.
 type search struct {
-	o       Options
-	ctx     context.Context
-	copier  copier
-	seat    int
-	r       *rng.Stream
-	root    *node
+	o      Options
+	ctx    context.Context
+	copier copier
+	seat   int
+	r      *rng.Stream
+	root   *node
+	// legal are the seat's commands at the root: those of the match, the
+	// same in every copy, whose hidden part never changes what the seat
+	// may do.
+	legal   []game.Command
 	key     []byte
 	path    []*node
 	untried []int
@@ -76,7 +80,7 @@ func (b mctsBot) Choose(ctx context.Context, m game.Match, seat int, r *rng.Stre
 	}
 	ctx, cancel := b.o.bound(ctx)
 	defer cancel()
-	s := &search{o: b.o, ctx: ctx, copier: newCopier(m, seat), seat: seat, r: r, root: &node{mover: game.Spectator}}
+	s := &search{o: b.o, ctx: ctx, copier: newCopier(m, seat), seat: seat, r: r, root: &node{mover: game.Spectator}, legal: legal}
 	for i := 0; b.o.Playouts == 0 || i < b.o.Playouts; i++ {
 		if ctx.Err() != nil {
 			break
@@ -111,7 +115,10 @@ func (s *search) iterate() error {
 				break
 			}
 		}
-		legal := m.Legal(mover)
+		legal := s.legal
+		if n != s.root {
+			legal = m.Legal(mover)
+		}
 		if len(legal) == 0 {
 			break
 		}

@@ -1,0 +1,19 @@
+package party
+
+import (
+	"testing"
+
+	"github.com/tabulagames/tabula/bot"
+	"github.com/tabulagames/tabula/bot/bottest"
+)
+
+// BenchmarkBots is what the bots pay on the bundled grand tour, from a
+// match 30 commands in (played by the pack's bot), at a fork: the copy of each
+// playout (a determinization), a determinization and a random playout to
+// the end, and one MCTS decision of 100 playouts cut at 4 commands.
+func BenchmarkBots(b *testing.B) {
+	m := bottest.Midgame(b, compileFile(b, "../../examples/party/grand-tour.json"), 3, 30)
+	b.Run("copy", func(b *testing.B) { bottest.BenchCopy(b, m) })
+	b.Run("playout", func(b *testing.B) { bottest.BenchPlayout(b, m) })
+	b.Run("decision", func(b *testing.B) { bottest.BenchDecision(b, m, bot.Options{Playouts: 100, Depth: 4}) })
+}
