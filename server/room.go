@@ -602,9 +602,11 @@ func (r *room) changed() {
 
 func (r *room) afterChange() {
 	r.publish()
+	// The timers first: the state that asks someone for a decision tells
+	// them how long they have for it.
+	r.resetTimers()
 	r.broadcast()
 	r.scheduleBots()
-	r.resetTimers()
 	r.goesAlone.Store(r.goesOn())
 }
 
