@@ -50,6 +50,7 @@ func TestEditorBuildsAGameAndPlaysIt(t *testing.T) {
 	if got := app(b, me, "valid"); got != "true" {
 		t.Fatalf("the bundled game is not shown as valid: %q", got)
 	}
+	accessible(b, me, "the rule book editor")
 	if got := eval(me, `document.getElementById("priority-doc").textContent`); !strings.Contains(got, "lowest number first") {
 		t.Errorf("the rules panel does not say which way priorities run: %q", got)
 	}
@@ -91,6 +92,7 @@ func TestEditorBuildsAGameAndPlaysIt(t *testing.T) {
 	if !strings.Contains(rules, "Ladder bonus when TILE_LANDED if tile.kind == 'ladder' → CHANGE_SCORE") || !strings.Contains(rules, "Welcome when START_GAME → SAY") {
 		t.Errorf("the rules as the editor lists them:\n%s", rules)
 	}
+	accessible(b, me, "the rule book editor with rules open")
 	if got := eval(me, `document.getElementById("editing").textContent`); !strings.Contains(got, "changed, not saved") {
 		t.Errorf("the edited game's title: %q", got)
 	}
@@ -219,6 +221,7 @@ func TestEditorRenamesASpaceWhenCommitted(t *testing.T) {
 	// Warm-up is chosen with the keyboard: Tab to it, Enter.
 	run(me, chromedp.Focus(chromedp.CSS(`#board svg .space[data-space="2"]`)), chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS(`.selected-item .field[data-ptr="/spaces/1/id"] input`)))
+	accessible(b, me, "the party board editor")
 	if got := eval(me, `document.querySelector('.selected-item .field[data-ptr$="/priority"] .doc')?.textContent || ""`); !strings.Contains(got, "highest priority first") {
 		t.Errorf("a party event's priority says: %q", got)
 	}
@@ -312,5 +315,6 @@ func TestEditorEditsOtherPacksAsSource(t *testing.T) {
 	if !strings.Contains(problems, "line ") {
 		t.Errorf("the goblin's problem: %q", problems)
 	}
+	accessible(b, me, "the source editor")
 	shoot(b, me, "editor-source", "")
 }

@@ -102,6 +102,7 @@ func TestLobby(t *testing.T) {
 	if err != nil || ago != "just now, 3 min ago, 3 h ago, 2 days ago" {
 		t.Errorf("ages: %q %v", ago, err)
 	}
+	accessible(b, me, "the lobby")
 	shoot(b, me, "lobby", `document.querySelectorAll("#games .game").length > 0`)
 
 	// Uploading a game of one file, then the same again: one entry.

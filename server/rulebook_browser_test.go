@@ -106,6 +106,7 @@ func TestRulebookAuctionBetweenTwoPeopleAndABot(t *testing.T) {
 			t.Errorf("the log grew while a bid was sealed:\n%s", strings.TrimPrefix(got, before))
 		}
 		b.screenshot(second, "rulebook-auction.png")
+		accessible(b, second, "a rule book's auction")
 		b.eval(second, `(() => { const o = document.querySelectorAll("#controls .option")[1]; o.click(); return o.textContent; })()`)
 		b.run(watcher, poll(fmt.Sprintf(`document.getElementById("log").innerText.slice(%d).includes(" buys ")`, len([]rune(before)))))
 		after := strings.TrimPrefix(log(watcher), before)

@@ -50,6 +50,46 @@ func TestSpectatorOfAllBotMatchAndReplay(t *testing.T) {
 		t.Errorf("%s log entries are shown twice", dup)
 	}
 	final := app(b, watcher, "hash")
+
+	// The engine's details are for game designers: shown only when asked.
+	details := `String([...document.querySelectorAll("#log .detail, #log .detail-only")].filter(e => e.offsetParent !== null).length)`
+	if n := b.eval(watcher, details); n != "0" {
+		t.Errorf("%s details are shown before they are asked for", n)
+	}
+	b.run(watcher, chromedp.Click(chromedp.ID("details")))
+	if n := b.eval(watcher, details); n == "0" {
+		t.Error("ticking the details shows none")
+	}
+	b.run(watcher, chromedp.Click(chromedp.ID("details")))
+
+	// Shortcut's arrow to Crossroads goes round Start, not through it.
+	if d := b.eval(watcher, `(() => {
+		const p = document.querySelector('#board path[data-from="5"][data-to="6"]');
+		const c = document.querySelector('#board .space[data-space="1"] circle');
+		const cx = Number(c.getAttribute("cx")), cy = Number(c.getAttribute("cy")), r = Number(c.getAttribute("r"));
+		let least = Infinity;
+		for (let i = 0; i <= 100; i++) {
+			const q = p.getPointAtLength(p.getTotalLength() * i / 100);
+			least = Math.min(least, Math.hypot(q.x - cx, q.y - cy) - r);
+		}
+		return String(Math.round(least));
+	})()`); d[0] == '-' || d == "0" {
+		t.Errorf("Shortcut's arrow to Crossroads passes %s units from Start's circle (inside it)", d)
+	}
+	// Tokens leave the spaces' names readable.
+	time.Sleep(500 * time.Millisecond) // the tokens' last steps
+	if over := b.eval(watcher, `(() => {
+		const boxes = [...document.querySelectorAll("#board .space text")].map(t => t.getBoundingClientRect());
+		const out = [];
+		for (const t of document.querySelectorAll("#board .token circle")) {
+			const a = t.getBoundingClientRect();
+			for (const b of boxes) if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(t.parentNode.dataset.seat);
+		}
+		return out.join(",");
+	})()`); over != "" {
+		t.Errorf("tokens of seats %s cover a space's name", over)
+	}
+	accessible(b, watcher, "a finished match")
 	shoot(b, watcher, "party-spectator-finished", `document.getElementById("app").dataset.over === "true"`)
 
 	// The replay: from the start, move by move, to the end.
@@ -79,5 +119,6 @@ func TestSpectatorOfAllBotMatchAndReplay(t *testing.T) {
 	if got := b.eval(watcher, `document.getElementById("replay-label").textContent`); got != "after move "+strconv.Itoa(total)+" of "+strconv.Itoa(total) {
 		t.Errorf("the replay's label: %q", got)
 	}
+	accessible(b, watcher, "the replay viewer")
 	b.screenshot(watcher, "party-replay.png")
 }

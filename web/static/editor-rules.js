@@ -204,7 +204,7 @@ function conditionBuilder(ed, r, ev, condInput) {
 
 function actionCard(ed, r, a, j, ptr) {
   const info = ed.catalog.actions.find((x) => x.name === a.action);
-  const sel = h("select", { dataset: { field: "action" }, onchange: () => {
+  const sel = h("select", { dataset: { field: "action" }, "aria-label": `action ${j + 1}`, onchange: () => {
     const keep = { action: sel.value, priority: a.priority };
     for (const k of Object.keys(a)) delete a[k];
     Object.assign(a, keep);

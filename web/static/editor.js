@@ -82,7 +82,7 @@ class Editor {
     this.statusEl = h("span", { class: "status", id: "status", role: "status" });
     this.seatsIn = h("input", { id: "play-seats", type: "number", min: 1, max: 16, value: 2, inputmode: "numeric" });
     this.modeSel = h("select", { id: "play-mode" },
-      h("option", { value: "bots" }, "bots in every seat (to watch)"),
+      h("option", { value: "bots" }, "bots only (to watch)"),
       h("option", { value: "me" }, "me and bots"),
       h("option", { value: "friends" }, "seats for friends"));
     this.toolbar = h("div", { class: "toolbar card", role: "toolbar", "aria-label": "the game" },
@@ -123,9 +123,9 @@ class Editor {
       const g = await api("GET", `/api/games/${encodeURIComponent(id)}`);
       if (g.archive) {
         const z = await readZip(base64Bytes(g.archive));
-        this.open({ files: z.files, main: z.main || g.file, file: g.file, id, pack: g.board.game });
+        this.open({ files: z.files, main: z.main || g.file, file: g.file, id, pack: g.board.game, name: g.board.name });
       } else {
-        this.open({ text: g.source, file: g.file, id, pack: g.board.game });
+        this.open({ text: g.source, file: g.file, id, pack: g.board.game, name: g.board.name });
       }
     } catch (err) {
       this.status(`Cannot open ${id}: ${err.message}`, "error");
@@ -154,6 +154,7 @@ class Editor {
   open(g) {
     this.libraryID = g.id || null;
     this.file = g.file;
+    this.gameName = g.name || "";
     this.selected = null;
     this.board = null;
     this.validation = null;
@@ -219,7 +220,7 @@ class Editor {
     let name = this.file;
     if (this.kind === "rulebook") name = this.doc.name || name;
     if (this.kind === "party") name = partyShape(this.doc).meta().name || name;
-    if (this.kind === "source" && this.validation?.board) name = this.validation.board.name;
+    if (this.kind === "source") name = this.validation?.board?.name || this.gameName || name;
     const what = { rulebook: "rule book", party: "party board", source: "source" }[this.kind];
     const state = this.unchanged() ? "" : this.libraryID ? " (changed, not saved)" : " (not saved)";
     return `${name} — ${what}${state}`;
@@ -335,7 +336,7 @@ class Editor {
   // a game of several files).
   drawSource() {
     const f = this.files[this.current];
-    const area = h("textarea", { id: "source", class: "source", spellcheck: "false", rows: 30, "aria-label": `the text of ${f.name}`,
+    const area = h("textarea", { id: "source", class: "source", spellcheck: "false", wrap: "off", rows: 30, "aria-label": `the text of ${f.name}`,
       oninput: () => {
         f.text = area.value;
         this.changed(false);

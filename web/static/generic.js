@@ -43,3 +43,11 @@ export class GenericPlay {
     for (const b of this.page.controls.querySelectorAll("button")) b.disabled = false;
   }
 }
+
+// resultLine says how a match ended, once: who won, and why unless the
+// reason says it already ("Game over: Ann won (reached Finish)").
+export function resultLine(winners, reason = "") {
+  if (!winners.length) return `Game over: ${reason ? reason + "; " : ""}no winner`;
+  const why = reason && !winners.some((w) => reason.includes(w)) ? ` (${reason})` : "";
+  return `Game over: ${winners.join(" and ")} won${why}`;
+}

@@ -4,7 +4,7 @@
 // viewer may do comes from the match's legal commands.
 import { h, showDice, seatDot } from "./util.js";
 import { BoardView } from "./board.js";
-import { GenericPlay } from "./generic.js";
+import { GenericPlay, resultLine } from "./generic.js";
 
 const STEP_MS = 260;
 
@@ -55,8 +55,7 @@ export class PartyPlay extends GenericPlay {
   // resultText is the finished match's line: who won, and why.
   resultText(v) {
     if (!v?.over) return "";
-    const names = v.winners.map((i) => v.players[i]?.name).filter(Boolean);
-    return names.length ? `Game over: ${names.join(" and ")} won (${v.endReason})` : `Game over: ${v.endReason}; no winner`;
+    return resultLine(v.winners.map((i) => v.players[i]?.name).filter(Boolean), v.endReason);
   }
 
   renderPlayers(v) {

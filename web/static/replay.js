@@ -31,14 +31,14 @@ export class ReplayViewer {
     this.label = h("span", { id: "replay-label", role: "status" });
     const button = (id, text, f, label) => h("button", { type: "button", id, onclick: f, "aria-label": label }, text);
     page.tableEl.classList.add("compact");
-    page.tableEl.replaceChildren(h("p", {}, h("span", { class: "badge done" }, "replay"), " ", h("span", { id: "result" }, rp.match.result || ""), " ",
+    page.tableEl.replaceChildren(h("p", {}, h("span", { class: "badge done" }, "replay"), " ", h("span", { id: "result" }, `Game over: ${rp.match.result || "no winner"}`), " ",
       h("a", { href: `/m/${page.id}` }, "back to the match")),
     h("div", { class: "replay-bar" },
-      button("replay-first", "⏮", () => this.go(0), "the start"),
+      button("replay-first", "◀◀", () => this.go(0), "the start"),
       button("replay-prev", "◀ move", () => this.go(this.n - 1), "the move before"),
       this.slider,
       button("replay-next", "move ▶", () => this.go(this.n + 1), "the next move"),
-      button("replay-last", "⏭", () => this.go(this.total), "the end"),
+      button("replay-last", "▶▶", () => this.go(this.total), "the end"),
       this.label));
     page.root.addEventListener("keydown", (e) => {
       // The slider moves itself with the arrow keys.

@@ -7,7 +7,7 @@
 // page shows who still has to bid, never a bid, until all are in.
 import { h, showDice, seatDot } from "./util.js";
 import { TileBoardView, tileFill } from "./tiles.js";
-import { GenericPlay } from "./generic.js";
+import { GenericPlay, resultLine } from "./generic.js";
 
 const STEP_MS = 180;
 
@@ -79,8 +79,7 @@ export class RulebookPlay extends GenericPlay {
 
   resultText(v) {
     if (!v?.over) return "";
-    const names = v.winners.map((i) => v.players[i]?.name).filter(Boolean);
-    return names.length ? `Game over: ${names.join(" and ")} won (${v.endReason})` : `Game over: ${v.endReason}; no winner`;
+    return resultLine(v.winners.map((i) => v.players[i]?.name).filter(Boolean), v.endReason);
   }
 
   tileName(id) {

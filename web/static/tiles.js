@@ -70,7 +70,8 @@ export class TileBoardView {
       const fill = tileFill(t.colour);
       const g = svg("g", { class: "tile" + (this.opts.selected === t.id ? " selected" : ""), "data-tile": t.id, transform: `translate(${p.x * UNIT},${p.y * UNIT})` },
         svg("title", {}, tileTitle(t)),
-        svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: s * 0.12, fill: "#fff", stroke: "#444", "stroke-width": 1.5, class: "face" }),
+        // The faces let the chutes and ladders beneath them show through.
+        svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: s * 0.12, fill: "#fff", "fill-opacity": 0.78, stroke: "#444", "stroke-width": 1.5, class: "face" }),
         fill ? svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s * 0.28, rx: s * 0.12, fill, class: "band" }) : null);
       const label = t.name || t.id;
       // The longest line fits the tile's width, at 6 units at least:
@@ -103,7 +104,7 @@ export class TileBoardView {
     this.tileLayer = tilesG;
     this.tokenLayer = svg("g", { class: "tokens" });
     this.el.replaceChildren(defs, svg("rect", { x: this.view[0], y: this.view[1], width: this.view[2], height: this.view[3], fill: "#fffdf7", class: "bg" }),
-      arrows, tilesG, jumps, this.tokenLayer);
+      arrows, jumps, tilesG, this.tokenLayer);
     for (const t of this.tokens.values()) this.tokenLayer.append(t);
     this.arrange();
   }
@@ -128,8 +129,17 @@ export class TileBoardView {
     const up = q.i > p.i;
     const x1 = p.x * UNIT, y1 = p.y * UNIT, x2 = q.x * UNIT, y2 = q.y * UNIT;
     const mx = (x1 + x2) / 2 + (y2 - y1) * 0.18, my = (y1 + y2) / 2 - (x2 - x1) * 0.18;
+    // It starts and ends at the tiles' edges, where its head shows.
+    const edge = (x, y, tx, ty) => {
+      const l = Math.hypot(tx - x, ty - y) || 1;
+      const ux = (tx - x) / l, uy = (ty - y) / l;
+      const r = (this.size * UNIT * 0.5) / Math.max(Math.abs(ux), Math.abs(uy), 0.7);
+      return [x + ux * r, y + uy * r];
+    };
+    const [sx, sy] = edge(x1, y1, mx, my);
+    const [ex, ey] = edge(x2, y2, mx, my);
     const stroke = up ? "#2b8a3e" : "#c92a2a";
-    return svg("path", { d: `M${x1},${y1} Q${mx},${my} ${x2},${y2}`, fill: "none", stroke, "stroke-width": 4, "stroke-opacity": 0.75,
+    return svg("path", { d: `M${sx},${sy} Q${mx},${my} ${ex},${ey}`, fill: "none", stroke, "stroke-width": 4, "stroke-opacity": 0.75,
       "stroke-dasharray": up ? "none" : "10 5", "marker-end": `url(#${up ? "ladder" : "chute"}-arrow)`, class: up ? "ladder" : "chute" });
   }
 
