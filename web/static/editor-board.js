@@ -2,7 +2,7 @@
 // with their connections and (party) events. The board is drawn as it
 // plays; click a tile or space to edit it, drag it to move it.
 import { h } from "./util.js";
-import { field, wrapField, textInput, pointer } from "./forms.js";
+import { field, wrapField, textInput, commitInput, pointer, priorityDocs } from "./forms.js";
 import { moveButtons } from "./editor-rules.js";
 
 // --- party boards: v1 and v3 spell a space differently ---
@@ -85,16 +85,29 @@ function spaceForm(ed, sh, s, i) {
   };
   const ids = sh.spaces.map((x) => String(x.id));
   const vis = sh.visual(s);
-  const idIn = textInput(s.id, (v) => {
+  // A new id is taken when it is committed (the box is left, or Enter is
+  // pressed), and only the references to the old id follow it: the
+  // connections to this space and the teleports to it.
+  const idIn = commitInput(s.id, (v) => {
+    const id = v.trim();
     const old = String(s.id);
-    s.id = v;
-    for (const o of sh.spaces) for (const c of o.connections || []) if (String(c.targetId) === old) c.targetId = v;
-    ed.selected = v;
-    ed.changed(false);
-  }, "");
+    if (id === "") return "A space needs an id.";
+    if (id !== old && ids.includes(id)) return `Another space has the id ${id}: choose one no other space has.`;
+    if (id === old) return "";
+    s.id = id;
+    for (const o of sh.spaces) {
+      for (const c of o.connections || []) if (String(c.targetId) === old) c.targetId = id;
+      for (const e of o[sh.events] || []) {
+        if (e.action?.type === "SET_PLAYER_SPACE" && String(e.action.payload?.spaceId) === old) e.action.payload.spaceId = id;
+      }
+    }
+    ed.selected = id;
+    ed.changed(true);
+    return "";
+  });
   const form = h("div", { class: "card selected-item", dataset: { ptr } },
-    h("div", { class: "item-head" }, h("h3", {}, s.name || s.id),
-      h("button", { type: "button", class: "icon delete", title: "delete this space", onclick: () => {
+    h("div", { class: "item-head" }, h("h3", {}, `Space ${s.name || s.id}`),
+      h("button", { type: "button", class: "icon delete", title: "delete this space", "aria-label": `delete the space ${s.name || s.id}`, onclick: () => {
         if (!confirm(`Delete the space ${s.name || s.id}?`)) return;
         sh.spaces.splice(i, 1);
         for (const o of sh.spaces) o.connections = (o.connections || []).filter((c) => String(c.targetId) !== String(s.id));
@@ -103,7 +116,7 @@ function spaceForm(ed, sh, s, i) {
       } }, "✕")),
     h("ul", { class: "msgs" }),
     h("div", { class: "fields" },
-      wrapField(ptr + "/id", h("label", { class: "field-label" }, "id"), idIn),
+      wrapField(ptr + "/id", h("label", { class: "field-label" }, "id"), idIn, "changed when you leave the box or press Enter"),
       field({ name: "name", type: "text" }, s.name, set(s, "name"), ptr + "/name"),
       field({ name: "type", type: "text", doc: "start, end, action…" }, s.type, set(s, "type"), ptr + "/type"),
       field({ name: "x", type: "number" }, sh.x(s), (v) => { sh.setXY(s, v ?? 0, sh.y(s)); ed.changed(false); }, `${ptr}/${sh.xyPtr}/x`),
@@ -115,7 +128,7 @@ function spaceForm(ed, sh, s, i) {
   s.connections ||= [];
   const conns = h("ol", { class: "connections" }, s.connections.map((c, j) => {
     const cptr = `${ptr}/connections/${j}`;
-    const target = h("select", { dataset: { field: "targetId" }, onchange: () => { c.targetId = target.value; ed.changed(false); } },
+    const target = h("select", { dataset: { field: "targetId" }, "aria-label": `connection ${j + 1}: to the space`, onchange: () => { c.targetId = target.value; ed.changed(false); } },
       !ids.includes(String(c.targetId)) ? h("option", { selected: true }, String(c.targetId)) : null,
       ids.map((id) => h("option", { value: id, selected: id === String(c.targetId) }, id)));
     const draw = h("input", { type: "checkbox", checked: c[sh.draw] !== false, onchange: () => {
@@ -125,7 +138,7 @@ function spaceForm(ed, sh, s, i) {
     } });
     return h("li", { dataset: { ptr: cptr } }, "→ ", target, h("label", { class: "inline" }, draw, " drawn"), moveButtons(ed, s.connections, j, "connection"), h("ul", { class: "msgs" }));
   }));
-  const newTarget = h("select", {}, ids.filter((id) => id !== String(s.id)).map((id) => h("option", { value: id }, id)));
+  const newTarget = h("select", { "aria-label": "a new connection to the space" }, ids.filter((id) => id !== String(s.id)).map((id) => h("option", { value: id }, id)));
   form.append(h("div", { class: "group", dataset: { ptr: ptr + "/connections" } }, h("h4", {}, "Connections"), h("ul", { class: "msgs" }), conns,
     h("div", { class: "add-row" }, newTarget, h("button", { type: "button", class: "add-connection", onclick: () => {
       if (!newTarget.value) return;
@@ -176,7 +189,7 @@ function eventCard(ed, sh, s, e, j, ptr, ids, cat) {
   }
   const prio = typeof e.priority === "object" && e.priority ? e.priority.name : e.priority;
   fields.append(
-    field({ name: "priority", type: "choice", values: cat.priorities, default: cat.defaultPriority, doc: "higher runs first" }, prio, set(e, "priority"), ptr + "/priority"),
+    field({ name: "priority", type: "choice", values: cat.priorities, default: cat.defaultPriority, doc: priorityDocs.party }, prio, set(e, "priority"), ptr + "/priority"),
     field({ name: "state", type: "choice", values: cat.states, default: "READY", doc: "INACTIVE events never fire" }, e.state, set(e, "state"), ptr + "/state"));
   return h("li", { class: "action", dataset: { ptr } },
     h("div", { class: "action-head" }, h("strong", {}, `${trig.type} → ${e.action.type}`), moveButtons(ed, s[sh.events], j, "event")),
@@ -222,25 +235,32 @@ function tileForm(ed, tiles, t, i) {
     else t[key] = v;
     ed.changed(false);
   };
+  // A new id is taken when it is committed, and only the references to
+  // the old id follow it: arrows, jumps and the start tile.
   const rename = (v) => {
+    const id = v.trim();
     const old = t.id;
-    t.id = v;
+    if (id === "") return "A tile needs an id.";
+    if (id !== old && tiles.some((o) => o.id === id)) return `Another tile has the id ${id}: choose one no other tile has.`;
+    if (id === old) return "";
+    t.id = id;
     for (const o of tiles) {
-      if (o.next) o.next = o.next.map((n) => (n === old ? v : n));
-      if (o.jump === old) o.jump = v;
+      if (o.next) o.next = o.next.map((n) => (n === old ? id : n));
+      if (o.jump === old) o.jump = id;
     }
-    if (ed.doc.players?.start?.tile === old) ed.doc.players.start.tile = v;
-    ed.selected = v;
-    ed.changed(false);
+    if (ed.doc.players?.start?.tile === old) ed.doc.players.start.tile = id;
+    ed.selected = id;
+    ed.changed(true);
+    return "";
   };
   const nexts = t.next || [];
   const next = h("ol", { class: "connections" }, nexts.map((n, j) => {
-    const sel = h("select", { onchange: () => { t.next[j] = sel.value; ed.changed(false); } },
+    const sel = h("select", { "aria-label": `arrow ${j + 1}: to the tile`, onchange: () => { t.next[j] = sel.value; ed.changed(false); } },
       !ctx.tiles.includes(n) ? h("option", { selected: true }, n) : null,
       ctx.tiles.map((id) => h("option", { value: id, selected: id === n }, id)));
     return h("li", { dataset: { ptr: `${ptr}/next/${j}` } }, "→ ", sel, moveButtons(ed, t.next, j, "arrow"), h("ul", { class: "msgs" }));
   }));
-  const newNext = h("select", {}, ctx.tiles.filter((id) => id !== t.id).map((id) => h("option", { value: id }, id)));
+  const newNext = h("select", { "aria-label": "a new arrow to the tile" }, ctx.tiles.filter((id) => id !== t.id).map((id) => h("option", { value: id }, id)));
   return h("div", { class: "card selected-item", dataset: { ptr } },
     h("div", { class: "item-head" }, h("h3", {}, t.name || t.id),
       h("button", { type: "button", class: "icon delete", title: "delete this tile", onclick: () => {
@@ -255,7 +275,7 @@ function tileForm(ed, tiles, t, i) {
       } }, "✕")),
     h("ul", { class: "msgs" }),
     h("div", { class: "fields" },
-      wrapField(ptr + "/id", h("label", { class: "field-label" }, "id"), textInput(t.id, rename, "")),
+      wrapField(ptr + "/id", h("label", { class: "field-label" }, "id"), commitInput(t.id, rename), "changed when you leave the box or press Enter"),
       field({ name: "name", type: "text" }, t.name, set("name"), ptr + "/name"),
       field({ name: "kind", type: "kind", doc: "what rules filter on: property, chute, ladder…" }, t.kind, set("kind"), ptr + "/kind", ctx),
       field({ name: "x", type: "number" }, t.x, (v) => { t.x = v ?? 0; ed.changed(false); }, ptr + "/x"),
@@ -305,8 +325,8 @@ export function gamePanel(ed) {
   const ctx = ed.ctx();
   const declared = doc.events || [];
   const events = h("ol", { class: "connections" }, declared.map((e, j) => h("li", { dataset: { ptr: pointer("events", j) } },
-    textInput(e.name, (v) => { e.name = v; ed.changed(false); }, "NAME"),
-    textInput(e.description, (v) => { e.description = v; ed.changed(false); }, "what it means"),
+    labelled(textInput(e.name, (v) => { e.name = v; ed.changed(false); }, "NAME"), `event ${j + 1}: name`),
+    labelled(textInput(e.description, (v) => { e.description = v; ed.changed(false); }, "what it means"), `event ${j + 1}: what it means`),
     moveButtons(ed, declared, j, "event"), h("ul", { class: "msgs" }))));
   return h("div", { class: "panel" },
     h("div", { class: "fields" },
@@ -322,4 +342,10 @@ export function gamePanel(ed) {
         ed.changed(true);
       } }, "+ Declare an event"))),
     h("p", { class: "hint" }, `Decks: ${(doc.decks || []).map((d) => `${d.name} (${(d.cards || []).length} kinds of card)`).join(", ") || "none"}. Decks and player properties are edited in the Source tab.`));
+}
+
+// labelled names a control that has no visible label of its own.
+function labelled(el, label) {
+  (el.matches("input, select") ? el : el.querySelector("input, select")).setAttribute("aria-label", label);
+  return el;
 }

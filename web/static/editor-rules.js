@@ -4,16 +4,16 @@
 // offers, or typed as CEL) and actions whose fields are forms made from
 // the catalog; a preset is its parameters.
 import { h, api } from "./util.js";
-import { field, wrapField, textInput, pointer } from "./forms.js";
+import { field, wrapField, textInput, pointer, priorityDocs } from "./forms.js";
 
 export function rulesPanel(ed) {
   const doc = ed.doc;
   doc.rules ||= [];
   const list = h("ol", { class: "rules", id: "rules" });
   doc.rules.forEach((r, i) => list.append(ruleCard(ed, r, i)));
-  const presetSel = h("select", { id: "preset-choice" }, ed.catalog.presets.map((p) => h("option", { value: p.name, title: p.doc }, p.name)));
+  const presetSel = h("select", { id: "preset-choice", "aria-label": "a preset rule to add" }, ed.catalog.presets.map((p) => h("option", { value: p.name, title: p.doc }, p.name)));
   return h("div", { class: "panel" },
-    h("p", { class: "hint" }, "Rules run in this order when their event happens. Each queues its actions; lower priorities run first."),
+    h("p", { class: "hint", id: "priority-doc" }, "When their event happens, the rules run in this order, and each queues its actions. ", priorityDocs.rulebook),
     list,
     h("div", { class: "add-row" },
       h("button", { type: "button", id: "add-rule", class: "primary", onclick: () => {
@@ -42,9 +42,9 @@ export function moveButtons(ed, arr, i, what) {
     ed.changed(true);
   };
   return h("span", { class: "moves" },
-    h("button", { type: "button", class: "icon up", title: `move this ${what} up`, disabled: i === 0, onclick: () => move(-1) }, "↑"),
-    h("button", { type: "button", class: "icon down", title: `move this ${what} down`, disabled: i === arr.length - 1, onclick: () => move(1) }, "↓"),
-    h("button", { type: "button", class: "icon delete", title: `delete this ${what}`, onclick: () => {
+    h("button", { type: "button", class: "icon up", title: `move this ${what} up`, "aria-label": `move ${what} ${i + 1} up`, disabled: i === 0, onclick: () => move(-1) }, "↑"),
+    h("button", { type: "button", class: "icon down", title: `move this ${what} down`, "aria-label": `move ${what} ${i + 1} down`, disabled: i === arr.length - 1, onclick: () => move(1) }, "↓"),
+    h("button", { type: "button", class: "icon delete", title: `delete this ${what}`, "aria-label": `delete ${what} ${i + 1}`, onclick: () => {
       if (!confirm(`Delete this ${what}?`)) return;
       arr.splice(i, 1);
       ed.changed(true);
@@ -60,7 +60,8 @@ function ruleCard(ed, r, i) {
     ed.changed(true, false);
   };
   const head = h("div", { class: "rule-head" },
-    h("button", { type: "button", class: "icon toggle", title: open ? "close" : "edit", onclick: toggle }, open ? "▾" : "▸"),
+    h("button", { type: "button", class: "icon toggle", title: open ? "close" : "edit", "aria-expanded": open,
+      "aria-label": `${open ? "close" : "edit"} the rule ${r.name || r.preset || i + 1}`, onclick: toggle }, open ? "▾" : "▸"),
     h("span", { class: "rule-title", onclick: toggle }, h("strong", {}, r.name || (r.preset ? r.preset : `rule ${i + 1}`)), " ", h("span", { class: "summary" }, summary(r))),
     moveButtons(ed, ed.doc.rules, i, "rule"));
   const card = h("li", { class: "rule card" + (open ? " open" : ""), dataset: { ptr, index: i } }, head, h("ul", { class: "msgs" }));
@@ -151,7 +152,7 @@ function handBody(ed, r, ptr) {
   const then = h("div", { class: "group" }, h("h4", {}, "Then"));
   const actions = h("ol", { class: "actions" });
   r.then.forEach((a, j) => actions.append(actionCard(ed, r, a, j, ptr + "/then/" + j)));
-  const actSel = h("select", { class: "new-action" }, ed.catalog.actions.map((a) => h("option", { value: a.name, title: a.doc }, a.name)));
+  const actSel = h("select", { class: "new-action", "aria-label": "an action to add" }, ed.catalog.actions.map((a) => h("option", { value: a.name, title: a.doc }, a.name)));
   then.append(h("div", { class: "field", dataset: { ptr: ptr + "/then" } }, actions, h("ul", { class: "msgs" })),
     h("div", { class: "add-row" }, actSel, h("button", { type: "button", class: "add-action", onclick: () => {
       r.then.push({ action: actSel.value, priority: ed.catalog.defaultPriority });
@@ -173,7 +174,7 @@ function conditionBuilder(ed, r, ev, condInput) {
   if (!preds.length) return h("p", { class: "hint" }, ev ? `No ready-made conditions for ${ev.name}; type one in CEL.` : "");
   const params = h("span", { class: "params" });
   const args = {};
-  const sel = h("select", { class: "predicate", onchange: () => showParams() },
+  const sel = h("select", { class: "predicate", "aria-label": "a ready-made condition", onchange: () => showParams() },
     preds.map((p) => h("option", { value: p.name, title: p.doc }, `${p.name}: ${p.doc}`)));
   const showParams = () => {
     const p = preds.find((x) => x.name === sel.value);
@@ -189,8 +190,8 @@ function conditionBuilder(ed, r, ev, condInput) {
   const add = h("button", { type: "button", class: "add-condition", onclick: async () => {
     msg.textContent = "";
     try {
-      const res = await api("POST", `/api/catalog/rulebook/predicates/${encodeURIComponent(sel.value)}`, args);
-      r.if = r.if && r.if.trim() ? `(${r.if}) && ${res.cel}` : res.cel;
+      const res = await api("POST", `/api/catalog/rulebook/render/${encodeURIComponent(sel.value)}`, args);
+      r.if = r.if && r.if.trim() ? `(${r.if}) && ${res.text}` : res.text;
       const inp = condInput.querySelector?.("input") || condInput;
       inp.value = r.if;
       ed.changed(false);
@@ -203,7 +204,7 @@ function conditionBuilder(ed, r, ev, condInput) {
 
 function actionCard(ed, r, a, j, ptr) {
   const info = ed.catalog.actions.find((x) => x.name === a.action);
-  const sel = h("select", { dataset: { field: "action" }, onchange: () => {
+  const sel = h("select", { dataset: { field: "action" }, "aria-label": `action ${j + 1}`, onchange: () => {
     const keep = { action: sel.value, priority: a.priority };
     for (const k of Object.keys(a)) delete a[k];
     Object.assign(a, keep);
@@ -220,7 +221,7 @@ function actionCard(ed, r, a, j, ptr) {
   for (const f of info?.fields || []) fields.append(field(f, a[f.name], set(f.name), ptr + "/" + f.name, ctx));
   const selectors = ed.catalog.selectors.map((s) => s.value);
   fields.append(
-    field({ name: "priority", type: "count", doc: "lower runs first", default: ed.catalog.defaultPriority }, a.priority, set("priority"), ptr + "/priority", ctx),
+    field({ name: "priority", type: "count", doc: priorityDocs.rulebook, default: ed.catalog.defaultPriority }, a.priority, set("priority"), ptr + "/priority", ctx),
     field({ name: "player", type: "choice", values: selectors, default: info?.player, doc: "whose queue" }, a.player, set("player"), ptr + "/player", ctx),
     field({ name: "where", type: "condition", doc: "for several players: only those for whom this holds" }, a.where, set("where"), ptr + "/where", ctx));
   return h("li", { class: "action", dataset: { ptr } },

@@ -1,15 +1,17 @@
-// The rule editor at /edit (and /edit?board=ID): open a bundled game, an
-// uploaded one or a file; see its board and its rules; change them with
-// forms made from the server's catalogs; every change is validated by the
-// server and each problem is shown next to the rule or field it concerns.
-// Save to a file or to the server's library, and start a match of the
-// game in one click.
-import { h, api, saveSecrets } from "./util.js";
+// The game editor at /edit (and /edit?board=ID): open a bundled game, a
+// saved one or a file. Party boards and rule books are edited with forms
+// made from the server's catalogs, beside their board; any other game (a
+// lane game, a skirmish and its combatants) is edited as its JSON source.
+// Every change is validated by the server and each problem is shown next
+// to the field (or line) it concerns. Save to a file or to the library,
+// and start a match of the game in one click.
+import { h, api, saveSecrets, saveGameSecret } from "./util.js";
 import { BoardView } from "./board.js";
 import { TileBoardView } from "./tiles.js";
 import { placeDiagnostics } from "./forms.js";
 import { rulesPanel } from "./editor-rules.js";
 import { partyDrawing, partyShape, spacesPanel, tilesPanel, gamePanel } from "./editor-board.js";
+import { readZip, writeZip, base64Bytes } from "./zip.js";
 
 const VALIDATE_MS = 350;
 
@@ -44,6 +46,7 @@ const NEW_PARTY = {
 export async function editorPage(root) {
   const ed = new Editor(root);
   await ed.start();
+  return ed;
 }
 
 class Editor {
@@ -69,130 +72,195 @@ class Editor {
     this.fillOpenList();
     const id = new URLSearchParams(location.search).get("board");
     if (id) await this.openLibrary(id);
-    else this.open(JSON.stringify(NEW_RULEBOOK), "my-game.json", null);
+    else this.open({ text: JSON.stringify(NEW_RULEBOOK), file: "my-game.json" });
   }
 
   layout() {
-    this.openSel = h("select", { id: "open-game", "aria-label": "open a game" });
-    this.fileIn = h("input", { type: "file", id: "open-file", accept: ".json,application/json", hidden: true, onchange: () => this.openFile() });
+    this.openSel = h("select", { id: "open-game" });
+    this.fileIn = h("input", { type: "file", id: "open-file", accept: ".json,.zip,application/json,application/zip", class: "visually-hidden", tabindex: "-1",
+      "aria-hidden": "true", onchange: () => this.openFile() });
     this.statusEl = h("span", { class: "status", id: "status", role: "status" });
-    this.seatsIn = h("input", { id: "play-seats", type: "number", min: 1, max: 16, value: 2, "aria-label": "seats" });
-    this.modeSel = h("select", { id: "play-mode", "aria-label": "who plays" },
-      h("option", { value: "bots" }, "bots in every seat"),
+    this.seatsIn = h("input", { id: "play-seats", type: "number", min: 1, max: 16, value: 2, inputmode: "numeric" });
+    this.modeSel = h("select", { id: "play-mode" },
+      h("option", { value: "bots" }, "bots only (to watch)"),
       h("option", { value: "me" }, "me and bots"),
       h("option", { value: "friends" }, "seats for friends"));
-    this.toolbar = h("div", { class: "toolbar card" },
-      h("span", { class: "group" }, this.openSel,
+    this.toolbar = h("div", { class: "toolbar card", role: "toolbar", "aria-label": "the game" },
+      h("span", { class: "group" }, h("label", { for: "open-game", class: "visually-hidden" }, "A game from the library"), this.openSel,
         h("button", { type: "button", id: "open-button", onclick: () => this.openSel.value && this.openLibrary(this.openSel.value) }, "Open"),
-        h("button", { type: "button", onclick: () => this.fileIn.click() }, "Open a file…"), this.fileIn,
-        h("button", { type: "button", id: "new-rulebook", onclick: () => this.open(JSON.stringify(NEW_RULEBOOK), "my-game.json", null) }, "New rule book"),
-        h("button", { type: "button", id: "new-party", onclick: () => this.open(JSON.stringify(NEW_PARTY), "my-board.json", null) }, "New party board")),
+        h("button", { type: "button", id: "open-file-button", onclick: () => this.fileIn.click() }, "Open a file…"), this.fileIn,
+        h("button", { type: "button", id: "new-rulebook", onclick: () => this.open({ text: JSON.stringify(NEW_RULEBOOK), file: "my-game.json" }) }, "New rule book"),
+        h("button", { type: "button", id: "new-party", onclick: () => this.open({ text: JSON.stringify(NEW_PARTY), file: "my-board.json" }) }, "New party board")),
       h("span", { class: "group" },
         h("button", { type: "button", id: "download", onclick: () => this.download() }, "Download"),
-        h("button", { type: "button", id: "save", class: "primary", onclick: () => this.save() }, "Save to the library")),
-      h("span", { class: "group" }, "Play with", this.seatsIn, "seats,", this.modeSel,
+        h("button", { type: "button", id: "save", onclick: () => this.save() }, "Save to the library")),
+      h("span", { class: "group" }, h("label", { for: "play-seats" }, "Play with"), this.seatsIn, h("label", { for: "play-mode" }, "seats:"), this.modeSel,
         h("button", { type: "button", id: "play", class: "primary", onclick: () => this.play() }, "▶ Play")),
       this.statusEl);
     this.titleEl = h("span", { class: "tagline", id: "editing" });
     this.boardEl = h("div", { class: "board-wrap editor-board", id: "board" });
-    this.tabsEl = h("nav", { class: "tabs", role: "tablist" });
-    this.panelEl = h("div", { class: "tab-panel", id: "panel" });
+    this.mainHint = h("p", { class: "hint" });
+    this.tabsEl = h("div", { class: "tabs", role: "tablist", "aria-label": "what to edit", onkeydown: (e) => this.tabKeys(e) });
+    this.panelEl = h("div", { class: "tab-panel", id: "panel", role: "tabpanel", tabindex: "0" });
     this.root.replaceChildren(
-      h("header", { class: "top" }, h("h1", {}, h("a", { href: "/" }, "Tabula")), h("span", { class: "crumb" }, "Editor"), this.titleEl),
-      this.toolbar,
-      h("div", { class: "editor" },
-        h("div", { class: "main" }, this.boardEl, h("p", { class: "hint" }, "Click a tile or space to edit it; drag it to move it.")),
-        h("div", { class: "side" }, this.tabsEl, this.panelEl)));
+      h("header", { class: "top" }, h("p", { class: "brand" }, h("a", { href: "/" }, "Tabula")), h("h1", { class: "crumb" }, "Editor"), this.titleEl),
+      h("main", {}, this.toolbar,
+        h("div", { class: "editor" },
+          h("div", { class: "main" }, this.boardEl, this.mainHint),
+          h("div", { class: "side" }, this.tabsEl, this.panelEl))));
   }
 
   fillOpenList() {
-    const group = (label, list) => h("optgroup", { label }, list.map((b) =>
-      h("option", { value: b.id }, `${b.name}${b.source === "upload" ? " (saved)" : ""}`)));
+    const names = { rulebook: "Rule books", party: "Party boards", lanes: "Drone lanes", skirmish: "Skirmishes" };
+    const packs = [...new Set([...Object.keys(names), ...this.boards.map((b) => b.game)])];
     this.openSel.replaceChildren(h("option", { value: "" }, "— a game from the library —"),
-      group("Rule books", this.boards.filter((b) => b.game === "rulebook")),
-      group("Party boards", this.boards.filter((b) => b.game === "party")));
+      ...packs.map((p) => [p, this.boards.filter((b) => b.game === p)]).filter(([, list]) => list.length).map(([p, list]) =>
+        h("optgroup", { label: names[p] || p }, list.map((b) => h("option", { value: b.id }, `${b.name}${b.source === "saved" ? " (saved)" : ""}`)))));
   }
 
   async openLibrary(id) {
     try {
       const g = await api("GET", `/api/games/${encodeURIComponent(id)}`);
-      this.open(g.source, g.file, id);
+      if (g.archive) {
+        const z = await readZip(base64Bytes(g.archive));
+        this.open({ files: z.files, main: z.main || g.file, file: g.file, id, pack: g.board.game, name: g.board.name });
+      } else {
+        this.open({ text: g.source, file: g.file, id, pack: g.board.game, name: g.board.name });
+      }
     } catch (err) {
-      this.status(err.message, "error");
+      this.status(`Cannot open ${id}: ${err.message}`, "error");
     }
   }
 
-  openFile() {
+  async openFile() {
     const f = this.fileIn.files[0];
-    if (!f) return;
-    f.text().then((text) => this.open(text, f.name, null));
     this.fileIn.value = "";
+    if (!f) return;
+    try {
+      if (/\.zip$/i.test(f.name)) {
+        const z = await readZip(new Uint8Array(await f.arrayBuffer()));
+        this.open({ files: z.files, main: z.main || z.files[0]?.name, file: f.name });
+      } else {
+        this.open({ text: await f.text(), file: f.name });
+      }
+    } catch (err) {
+      this.status(`${f.name}: ${err.message}`, "error");
+    }
   }
 
-  // open starts editing a game file's text.
-  open(text, file, id) {
-    let doc;
-    try {
-      doc = JSON.parse(text);
-    } catch (err) {
-      this.status(`${file} is not JSON: ${err.message}`, "error");
-      return;
-    }
-    if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
-      this.status(`${file} is not a game file`, "error");
-      return;
-    }
-    this.doc = doc;
-    this.file = file;
-    this.savedID = id;
-    this.kind = doc.game === "rulebook" ? "rulebook" : "party";
+  // open starts editing a game: a party board or a rule book in the
+  // forms, anything else (or a file that is not JSON) as its source.
+  // g is {text, file, id?, pack?} or {files, main, file, id?, pack?}.
+  open(g) {
+    this.libraryID = g.id || null;
+    this.file = g.file;
+    this.gameName = g.name || "";
     this.selected = null;
-    this.tab = this.kind === "rulebook" ? "rules" : "spaces";
     this.board = null;
     this.validation = null;
-    if (this.kind === "rulebook") this.seatsIn.value = doc.players?.min || 2;
-    history.replaceState(null, "", id ? `/edit?board=${encodeURIComponent(id)}` : "/edit");
-    this.status(`Editing ${file}`);
+    this.doc = null;
+    this.files = null;
+    this.sourceEl = null;
+    let doc = null;
+    if (g.text !== undefined) {
+      try {
+        doc = JSON.parse(g.text);
+      } catch {
+        doc = null;
+      }
+    }
+    const pack = g.pack || (doc && typeof doc === "object" ? (doc.game === "rulebook" ? "rulebook" : doc.game ? doc.game : "party") : "");
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && (pack === "party" || pack === "rulebook")) {
+      this.kind = pack;
+      this.doc = doc;
+      this.tab = pack === "rulebook" ? "rules" : "spaces";
+      if (pack === "rulebook") this.seatsIn.value = doc.players?.min || 2;
+    } else {
+      // Edited as text: the file (or the archive's files) as it is.
+      this.kind = "source";
+      this.pack = pack;
+      this.files = g.files ? g.files.map((f) => ({ ...f })) : [{ name: g.file, text: g.text ?? "" }];
+      this.main = g.main || this.files[0].name;
+      this.current = Math.max(0, this.files.findIndex((f) => f.name === this.main));
+      this.tab = "problems";
+    }
+    this.openedText = this.snapshot();
+    history.replaceState(null, "", this.libraryID ? `/edit?board=${encodeURIComponent(this.libraryID)}` : "/edit");
+    this.status(`Editing ${this.file}`);
     this.changed(true);
   }
 
-  // changed is called after every change of the document: the board is
+  // snapshot is the game as it stands, to tell whether it changed.
+  snapshot() {
+    return this.kind === "source" ? JSON.stringify(this.files) : this.text();
+  }
+
+  // unchanged reports whether the game is the library's entry it was
+  // opened from, as it was.
+  unchanged() {
+    return this.libraryID && this.snapshot() === this.openedText;
+  }
+
+  // changed is called after every change of the game: the board is
   // redrawn, the panel too when the change added, removed or moved
   // something (never while a field is being typed in), and the game is
   // validated again shortly.
   changed(structural, revalidate = true) {
     this.titleEl.textContent = this.title();
-    this.drawBoard();
+    this.drawMain();
     if (structural) this.renderPanel();
     if (revalidate) {
       this.root.dataset.checked = "false"; // tests wait for the check of the last change
-      this.dirty = true;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.validate(), VALIDATE_MS);
     }
   }
 
   title() {
-    const name = this.kind === "rulebook" ? this.doc.name : partyShape(this.doc).meta().name;
-    return `${name || this.file} — ${this.kind === "rulebook" ? "rule book" : "party board"}${this.savedID ? "" : " (not saved)"}`;
+    let name = this.file;
+    if (this.kind === "rulebook") name = this.doc.name || name;
+    if (this.kind === "party") name = partyShape(this.doc).meta().name || name;
+    if (this.kind === "source") name = this.validation?.board?.name || this.gameName || name;
+    const what = { rulebook: "rule book", party: "party board", source: "source" }[this.kind];
+    const state = this.unchanged() ? "" : this.libraryID ? " (changed, not saved)" : " (not saved)";
+    return `${name} — ${what}${state}`;
   }
 
+  // text is the game file as it will be saved (a form-edited game, or a
+  // game of one file edited as text).
   text() {
+    if (this.kind === "source") return (this.files.find((f) => f.name === this.main) || this.files[0]).text;
     return JSON.stringify(this.doc, null, 2) + "\n";
+  }
+
+  // body is what validating or saving sends: the file's text, or an
+  // archive of several files; name names it.
+  body() {
+    if (this.kind === "source" && this.files.length > 1) {
+      return { raw: writeZip(this.files, this.main), name: this.file.replace(/\.json$/i, "") + (/\.zip$/i.test(this.file) ? "" : ".zip") };
+    }
+    return { raw: this.kind === "source" ? this.files[0].text : this.text(), name: this.file || "game.json" };
   }
 
   async validate() {
     const seq = ++this.seq;
+    const { raw, name } = this.body();
     let v;
     try {
-      v = await api("POST", `/api/validate?name=${encodeURIComponent(this.file)}`, undefined, this.text());
+      v = await api("POST", `/api/validate?name=${encodeURIComponent(name)}`, undefined, raw);
     } catch (err) {
-      this.status(err.message, "error");
-      return;
+      if (seq !== this.seq) return;
+      v = { valid: false, diagnostics: err.diagnostics?.length ? err.diagnostics : [{ severity: "error", message: err.message, file: name }] };
     }
     if (seq !== this.seq) return; // a later change is being checked
     this.validation = v;
-    this.dirty = false;
+    if (v.board) {
+      this.seatsIn.min = v.board.minPlayers;
+      this.seatsIn.max = v.board.maxPlayers;
+      const n = Number(this.seatsIn.value);
+      if (!(n >= v.board.minPlayers && n <= v.board.maxPlayers)) this.seatsIn.value = Math.min(v.board.maxPlayers, Math.max(2, v.board.minPlayers));
+    }
+    this.titleEl.textContent = this.title();
     this.showDiagnostics();
     this.root.dataset.checked = "true";
   }
@@ -206,11 +274,11 @@ class Editor {
     this.root.dataset.valid = v.valid;
     this.root.dataset.errors = errors;
     this.status(v.valid ? (warnings ? `Valid, ${warnings} warning(s)` : "Valid") : `${errors} problem(s)`, v.valid ? "ok" : "error");
-    const left = placeDiagnostics(this.panelEl, diags);
     const badge = this.tabsEl.querySelector('[data-tab="problems"] .count');
     if (badge) badge.textContent = diags.length ? ` (${diags.length})` : "";
     if (this.tab === "problems") this.renderPanel();
-    this.unplaced = left;
+    else this.unplaced = placeDiagnostics(this.panelEl, diags);
+    this.markSource();
   }
 
   status(text, kind = "") {
@@ -218,16 +286,24 @@ class Editor {
     this.statusEl.className = "status " + kind;
   }
 
-  // --- the board ---
+  // --- the main column: the board, or the source ---
 
-  drawBoard() {
+  drawMain() {
+    if (this.kind === "source") {
+      if (!this.sourceEl) this.drawSource();
+      this.mainHint.textContent = "Changes are checked as you type; the problems are listed beside the text.";
+      return;
+    }
+    this.sourceEl = null;
+    this.mainHint.textContent = this.kind === "rulebook"
+      ? "Click a tile (or Tab to it and press Enter) to edit it; drag it to move it."
+      : "Click a space (or Tab to it and press Enter) to edit it; drag it to move it.";
     if (this.kind === "rulebook") {
       const tiles = this.doc.board?.tiles || [];
       if (!this.board) {
-        this.board = new TileBoardView(tiles, { selected: this.selected, onPick: (id) => this.select(id),
-          onMove: () => this.changed(false) });
+        this.board = new TileBoardView(tiles, { selected: this.selected, onPick: (id) => this.select(id), onMove: () => this.changed(false) });
         this.boardEl.replaceChildren(this.board.el);
-      } else if (!this.board.dragging) {
+      } else {
         this.board.setTiles(tiles);
       }
       this.board.select(this.selected);
@@ -242,7 +318,61 @@ class Editor {
     const view = new BoardView(drawing, []);
     this.boardEl.replaceChildren(view.el);
     this.partyDragging(view);
-    for (const g of view.el.querySelectorAll(".space")) g.classList.toggle("selected", g.dataset.space === this.selected);
+    for (const g of view.el.querySelectorAll(".space")) {
+      g.classList.toggle("selected", g.dataset.space === this.selected);
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", `space ${g.getAttribute("aria-label")}`);
+      g.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.select(g.dataset.space);
+        }
+      });
+    }
+  }
+
+  // drawSource shows the file being edited as text (a choice of file for
+  // a game of several files).
+  drawSource() {
+    const f = this.files[this.current];
+    const area = h("textarea", { id: "source", class: "source", spellcheck: "false", wrap: "off", rows: 30, "aria-label": `the text of ${f.name}`,
+      oninput: () => {
+        f.text = area.value;
+        this.changed(false);
+      } });
+    area.value = f.text;
+    const pick = this.files.length > 1 ? h("p", {}, h("label", { for: "source-file" }, "File "),
+      h("select", { id: "source-file", onchange: (e) => {
+        this.current = Number(e.target.value);
+        this.drawSource();
+        this.markSource();
+      } }, this.files.map((x, i) => h("option", { value: i, selected: i === this.current }, x.name + (x.name === this.main ? " (the game)" : ""))))) : null;
+    this.sourceEl = area;
+    this.boardEl.replaceChildren(h("div", { class: "source-edit" }, pick, area, h("ul", { class: "diagnostics", id: "source-problems" })));
+  }
+
+  // markSource lists beside the source the problems of the file shown.
+  markSource() {
+    if (this.kind !== "source" || !this.validation) return;
+    const ul = this.boardEl.querySelector("#source-problems");
+    if (!ul) return;
+    const f = this.files[this.current];
+    const mine = this.validation.diagnostics.filter((d) => !d.file || this.files.length === 1 || d.file.endsWith(f.name));
+    ul.replaceChildren(...mine.map((d) => h("li", { class: d.severity },
+      d.line ? h("button", { type: "button", class: "link", onclick: () => this.goToLine(d.line, d.col) }, `line ${d.line}:${d.col}`) : null, " ",
+      d.pointer ? h("code", { class: "pointer" }, d.pointer) : null, " ", d.severity === "warning" ? "warning: " : "", d.message)));
+  }
+
+  goToLine(line, col = 1) {
+    const area = this.sourceEl;
+    if (!area) return;
+    const lines = area.value.split("\n");
+    let pos = 0;
+    for (let i = 0; i < line - 1 && i < lines.length; i++) pos += lines[i].length + 1;
+    pos += Math.max(0, col - 1);
+    area.focus();
+    area.setSelectionRange(pos, pos);
   }
 
   partyDragging(view) {
@@ -288,20 +418,26 @@ class Editor {
     this.tab = this.kind === "rulebook" ? "tiles" : "spaces";
     this.changed(true, false);
     this.panelEl.querySelector(".selected-item")?.scrollIntoView({ block: "nearest" });
+    this.panelEl.querySelector(".selected-item input")?.focus({ preventScroll: true });
   }
 
   // --- the panels ---
 
   tabs() {
+    if (this.kind === "source") return [["problems", "Problems"]];
     return this.kind === "rulebook"
       ? [["rules", "Rules"], ["tiles", "Tiles"], ["game", "Game"], ["source", "Source"], ["problems", "Problems"]]
       : [["spaces", "Spaces"], ["game", "Board"], ["source", "Source"], ["problems", "Problems"]];
   }
 
   renderPanel() {
-    this.tabsEl.replaceChildren(...this.tabs().map(([id, label]) =>
-      h("button", { type: "button", role: "tab", class: id === this.tab ? "on" : "", dataset: { tab: id }, "aria-selected": id === this.tab,
-        onclick: () => { this.tab = id; this.renderPanel(); } }, label, id === "problems" ? h("span", { class: "count" }) : null)));
+    this.tabsEl.replaceChildren(...this.tabs().map(([id, label]) => {
+      const on = id === this.tab;
+      return h("button", { type: "button", role: "tab", id: `tab-${id}`, class: on ? "on" : "", dataset: { tab: id },
+        "aria-selected": on, "aria-controls": "panel", tabindex: on ? "0" : "-1",
+        onclick: () => this.showTab(id) }, label, id === "problems" ? h("span", { class: "count" }) : null);
+    }));
+    this.panelEl.setAttribute("aria-labelledby", `tab-${this.tab}`);
     let panel;
     switch (this.tab) {
       case "rules": panel = rulesPanel(this); break;
@@ -319,9 +455,25 @@ class Editor {
     }
   }
 
+  showTab(id, focus = false) {
+    this.tab = id;
+    this.renderPanel();
+    if (focus) this.tabsEl.querySelector(`[data-tab="${id}"]`)?.focus();
+  }
+
+  // tabKeys moves between tabs with the arrow keys, Home and End.
+  tabKeys(e) {
+    const ids = this.tabs().map(([id]) => id);
+    const i = ids.indexOf(this.tab);
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: ids.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    this.showTab(ids[(to + ids.length) % ids.length], true);
+  }
+
   sourcePanel() {
-    const area = h("textarea", { id: "source", class: "source", spellcheck: "false", rows: 30 }, this.text());
-    const msg = h("p", { class: "error" });
+    const area = h("textarea", { id: "source", class: "source", spellcheck: "false", rows: 30, "aria-label": "the file's text" }, this.text());
+    const msg = h("p", { class: "error", role: "alert" });
     return h("div", { class: "panel" },
       h("p", { class: "hint" }, "The file as it will be saved. Edit it here for anything the forms do not offer, then apply."),
       area, msg,
@@ -341,15 +493,27 @@ class Editor {
   problemsPanel() {
     const v = this.validation;
     if (!v) return h("p", { class: "hint" }, "Checking…");
-    if (!v.diagnostics.length) return h("p", { class: "ok", id: "no-problems" }, "No problems: the game is ready to play.");
-    return h("div", { class: "panel" }, h("ul", { class: "diagnostics", id: "problems" }, v.diagnostics.map((d) =>
+    const info = v.board ? h("p", { class: "hint" }, `${v.board.name}: ${v.board.minPlayers === v.board.maxPlayers ? v.board.minPlayers : `${v.board.minPlayers}–${v.board.maxPlayers}`} players${v.board.size ? ", " + v.board.size : ""}.`) : null;
+    if (!v.diagnostics.length) return h("div", { class: "panel" }, h("p", { class: "ok", id: "no-problems" }, "No problems: the game is ready to play."), info);
+    return h("div", { class: "panel" }, info, h("ul", { class: "diagnostics", id: "problems" }, v.diagnostics.map((d) =>
       h("li", { class: d.severity },
-        h("button", { type: "button", class: "link", onclick: () => this.goTo(d.pointer) }, h("code", { class: "pointer" }, d.pointer || "/")),
+        h("button", { type: "button", class: "link", onclick: () => this.goTo(d) }, h("code", { class: "pointer" }, d.pointer || d.file || "/")),
         ` ${d.line ? `line ${d.line}:${d.col} ` : ""}`, d.severity === "warning" ? "warning: " : "", d.message))));
   }
 
-  // goTo shows the rule, tile or space a pointer is in.
-  goTo(ptr) {
+  // goTo shows the rule, tile, space or line a diagnostic is about.
+  goTo(d) {
+    const ptr = d.pointer || "";
+    if (this.kind === "source") {
+      const i = this.files.findIndex((f) => d.file && d.file.endsWith(f.name));
+      if (i >= 0 && i !== this.current) {
+        this.current = i;
+        this.drawSource();
+        this.markSource();
+      }
+      if (d.line) this.goToLine(d.line, d.col);
+      return;
+    }
     const m = ptr.match(/^\/rules\/(\d+)/);
     if (m && this.kind === "rulebook") {
       this.expanded.add(this.doc.rules[Number(m[1])]);
@@ -375,10 +539,10 @@ class Editor {
   }
 
   // events are the game's events with the predicates each offers: from
-  // the last validation (which knows the events the file declares), else
-  // the catalog's.
+  // the last validation's outline (which knows the events the file
+  // declares), else the catalog's.
   events() {
-    if (this.validation?.events) return this.validation.events;
+    if (this.validation?.outline?.events) return this.validation.outline.events;
     return this.catalog.events.map((e) => ({ ...e, predicates: this.catalog.predicatesFor[e.name] || [] }));
   }
 
@@ -405,8 +569,9 @@ class Editor {
   // --- saving and playing ---
 
   download() {
-    const blob = new Blob([this.text()], { type: "application/json" });
-    const a = h("a", { href: URL.createObjectURL(blob), download: this.file || "game.json" });
+    const { raw, name } = this.body();
+    const blob = raw instanceof Blob ? raw : new Blob([raw], { type: "application/json" });
+    const a = h("a", { href: URL.createObjectURL(blob), download: name });
     document.body.append(a);
     a.click();
     a.remove();
@@ -414,18 +579,27 @@ class Editor {
   }
 
   // save puts the game in the server's library (if it is valid) and
-  // returns its id there.
+  // returns its id there. A game opened from the library and not changed
+  // is there already: nothing is saved again.
   async save() {
+    if (this.unchanged()) {
+      this.status("Unchanged: the game is in the library already", "ok");
+      this.root.dataset.saved = this.libraryID;
+      return this.libraryID;
+    }
+    const { raw, name } = this.body();
     try {
-      const res = await api("POST", `/api/boards?name=${encodeURIComponent(this.file || "game.json")}`, undefined, this.text());
-      this.savedID = res.board.id;
-      history.replaceState(null, "", `/edit?board=${encodeURIComponent(this.savedID)}`);
+      const res = await api("POST", `/api/boards?name=${encodeURIComponent(name)}`, undefined, raw);
+      if (res.secret) saveGameSecret(res.board.id, res.secret);
+      this.libraryID = res.board.id;
+      this.openedText = this.snapshot();
+      history.replaceState(null, "", `/edit?board=${encodeURIComponent(this.libraryID)}`);
       this.titleEl.textContent = this.title();
-      this.status(`Saved as “${res.board.name}” in the library`, "ok");
-      this.root.dataset.saved = this.savedID;
+      this.status(res.secret ? `Saved as “${res.board.name}” in the library` : `The library has this game already: “${res.board.name}”`, "ok");
+      this.root.dataset.saved = this.libraryID;
       this.boards = await api("GET", "/api/boards");
       this.fillOpenList();
-      return this.savedID;
+      return this.libraryID;
     } catch (err) {
       this.status(`Not saved: ${err.message}`, "error");
       if (err.diagnostics?.length) {
@@ -436,20 +610,27 @@ class Editor {
     }
   }
 
-  // play saves the game and starts a match of it: every seat a bot (to
-  // watch), the creator and bots, or seats left for friends.
+  // play starts a match of the game: every seat a bot (to watch), the
+  // editor's user and bots, or seats left for friends. The game is saved
+  // first only if it changed; nothing is created if the user cancels.
   async play() {
+    const mode = this.modeSel.value;
+    let name = "";
+    if (mode === "me") {
+      name = (prompt("Your nickname", localStorage.getItem("tabula:nickname") || "Me") || "").trim();
+      if (!name) {
+        this.status("Not started: a nickname is needed to play", "");
+        return;
+      }
+      localStorage.setItem("tabula:nickname", name);
+    }
     const id = await this.save();
     if (!id) return;
     try {
       const m = await api("POST", "/api/matches", { board: id, seats: Number(this.seatsIn.value) });
-      saveSecrets(m.id, { owner: m.owner });
-      const mode = this.modeSel.value;
+      saveSecrets(m.id, { owner: m.owner, invite: m.invite });
       if (mode === "me") {
-        const name = prompt("Your nickname", localStorage.getItem("tabula:nickname") || "Me");
-        if (!name) return;
-        localStorage.setItem("tabula:nickname", name);
-        const j = await api("POST", `/api/matches/${m.id}/join`, { name });
+        const j = await api("POST", `/api/matches/${m.id}/join`, { name, invite: m.invite });
         saveSecrets(m.id, { token: j.token });
       }
       if (mode !== "friends") {

@@ -6,6 +6,13 @@
 import { h } from "./util.js";
 
 let lists = 0;
+let fields = 0;
+
+// Which way priorities run, in each pack's own terms.
+export const priorityDocs = {
+  party: "Events that fire together run highest priority first: CRITICAL, then VERY_HIGH, HIGH, MID, LOW, VERY_LOW; equal priorities run in board order (space by space, then event by event).",
+  rulebook: "Queued actions run lowest number first: priority 1 runs before priority 5 (the default), and 5 before 10; equal numbers run in the order they were queued.",
+};
 
 // field builds a labelled input for one field. value is the current value
 // (undefined: not set, the default applies); set(v) is called on every
@@ -23,7 +30,15 @@ export function field(f, value, set, ptr, ctx = {}) {
 // the pointer (null: a field that is not in the file); diagnostics go in
 // its .msgs.
 export function wrapField(ptr, label, input, doc) {
-  return h("div", { class: "field", dataset: ptr === null ? undefined : { ptr } }, label, input, doc ? h("small", { class: "doc" }, doc) : null, h("ul", { class: "msgs" }));
+  // The label names the field's control, for screen readers and clicks.
+  const control = input.matches("input, select, textarea") ? input : input.querySelector("input, select, textarea");
+  if (control && label.tagName === "LABEL") {
+    if (!control.id) control.id = `field-${++fields}`;
+    label.htmlFor = control.id;
+  }
+  const note = doc ? h("small", { class: "doc", id: `doc-${++fields}` }, doc) : null;
+  if (note && control) control.setAttribute("aria-describedby", note.id);
+  return h("div", { class: "field", dataset: ptr === null ? undefined : { ptr } }, label, input, note, h("ul", { class: "msgs", "aria-live": "polite" }));
 }
 
 function control(f, value, set, ctx) {
@@ -77,6 +92,33 @@ export function textInput(value, set, placeholder, options = [], kind = "") {
   return h("span", { class: "with-list" }, inp, h("datalist", { id }, options.map((o) => h("option", { value: o }))));
 }
 
+// commitInput is a text box whose value is taken only when it is
+// committed (the box is left, or Enter is pressed), not at every
+// keystroke: for ids, which other parts of the file refer to. commit(v)
+// returns an error message to refuse the value, or "".
+export function commitInput(value, commit) {
+  const inp = h("input", { type: "text", value: value ?? "", spellcheck: "false", autocomplete: "off" });
+  let last = inp.value;
+  const take = () => {
+    if (inp.value === last) return;
+    const err = commit(inp.value);
+    const field = inp.closest(".field");
+    const msgs = field && [...field.children].find((c) => c.classList.contains("msgs"));
+    inp.setAttribute("aria-invalid", err ? "true" : "false");
+    field?.classList.toggle("has-error", !!err);
+    if (msgs) msgs.replaceChildren(...(err ? [h("li", { class: "error local" }, err)] : []));
+    if (!err) last = inp.value;
+  };
+  inp.addEventListener("change", take);
+  inp.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      take();
+    }
+  });
+  return inp;
+}
+
 // effectInput edits a party effect {"type", "args": [id, turns]}.
 function effectInput(f, value, set) {
   const v = value && typeof value === "object" ? value : {};
@@ -85,8 +127,8 @@ function effectInput(f, value, set) {
   const emit = () => set(type ? { type, args: [id, Number(turns)] } : undefined);
   const sel = h("select", { onchange: () => { type = sel.value; emit(); } },
     h("option", { value: "" }, "— effect —"), (f.values || []).map((t) => h("option", { value: t, selected: t === type }, t)));
-  const idIn = h("input", { type: "text", value: id, placeholder: "id", oninput: () => { id = idIn.value; emit(); } });
-  const turnsIn = h("input", { type: "number", min: 0, value: turns, title: "turns", oninput: () => { turns = turnsIn.value; emit(); } });
+  const idIn = h("input", { type: "text", value: id, placeholder: "id", "aria-label": "the effect's id", oninput: () => { id = idIn.value; emit(); } });
+  const turnsIn = h("input", { type: "number", min: 0, value: turns, "aria-label": "turns", oninput: () => { turns = turnsIn.value; emit(); } });
   return h("span", { class: "effect-input" }, sel, idIn, turnsIn, " turns");
 }
 
@@ -94,8 +136,10 @@ function effectInput(f, value, set) {
 // card) with the longest pointer that contains it, and returns those that
 // found no place.
 export function placeDiagnostics(root, diags) {
-  for (const ul of root.querySelectorAll(".msgs")) ul.replaceChildren();
+  // The page's own messages (an id refused as it was typed) stay.
+  for (const li of root.querySelectorAll(".msgs > li:not(.local)")) li.remove();
   for (const el of root.querySelectorAll(".has-error, .has-warning")) el.classList.remove("has-error", "has-warning");
+  for (const li of root.querySelectorAll(".msgs > li.local")) li.closest(".field")?.classList.add("has-error");
   const slots = new Map();
   for (const el of root.querySelectorAll("[data-ptr]")) {
     const ul = [...el.children].find((c) => c.classList.contains("msgs"));

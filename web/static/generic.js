@@ -1,7 +1,7 @@
 // The generic match view: for a pack without a renderer of its own, what
 // the viewer may play as buttons, the log, and the view itself for the
 // curious. Pack renderers extend it.
-import { h } from "./util.js";
+import { h, seatDot } from "./util.js";
 
 export class GenericPlay {
   constructor(page) {
@@ -24,7 +24,7 @@ export class GenericPlay {
   renderPlayers() {
     const page = this.page;
     page.playersEl.replaceChildren(...page.summary.seats.map((seat, i) =>
-      h("li", { class: "player", dataset: { seat: i } }, h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === page.you ? " — you" : ""))));
+      h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === page.you ? " — you" : ""))));
   }
 
   // renderControls offers every legal command as a button.
@@ -32,7 +32,7 @@ export class GenericPlay {
     const page = this.page;
     page.controls.replaceChildren();
     if (!state.legal.length) return;
-    page.controls.append(h("div", { class: "choices", role: "group", "aria-label": "your move" }, state.legal.map((c, i) =>
+    page.controls.append(h("div", { class: "choices" }, state.legal.map((c, i) =>
       h("button", { type: "button", class: "option" + (i === 0 ? " primary" : ""), onclick: (e) => {
         for (const b of page.controls.querySelectorAll("button")) b.disabled = true;
         page.send(c.data);
@@ -42,4 +42,12 @@ export class GenericPlay {
   rejected() {
     for (const b of this.page.controls.querySelectorAll("button")) b.disabled = false;
   }
+}
+
+// resultLine says how a match ended, once: who won, and why unless the
+// reason says it already ("Game over: Ann won (reached Finish)").
+export function resultLine(winners, reason = "") {
+  if (!winners.length) return `Game over: ${reason ? reason + "; " : ""}no winner`;
+  const why = reason && !winners.some((w) => reason.includes(w)) ? ` (${reason})` : "";
+  return `Game over: ${winners.join(" and ")} won${why}`;
 }

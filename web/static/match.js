@@ -2,7 +2,7 @@
 // start), then the game drawn by its pack's renderer, the players, what
 // happened, whose turn it is and how long they have; at the end, "Play
 // again" and the replay.
-import { h, api, secrets, saveSecrets, secretQuery, colour } from "./util.js";
+import { h, api, secrets, saveSecrets, secretQuery, seatDot } from "./util.js";
 import { PartyPlay } from "./party.js";
 import { RulebookPlay } from "./rulebook.js";
 import { LanesPlay } from "./lanes.js";
@@ -14,6 +14,7 @@ const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, 
 export async function matchPage(root, id) {
   const page = new MatchPage(root, id);
   await page.start();
+  return page;
 }
 
 class MatchPage {
@@ -24,7 +25,9 @@ class MatchPage {
     this.busy = false;
     this.nextID = 1;
     this.retry = 0;
-    this.logSeen = 0; // log records shown: a reconnection asks for the rest only
+    // logSeen counts the log records received: a reconnection asks for the
+    // rest only, and entries already shown are never shown again.
+    this.logSeen = 0;
     this.firstState = true;
     this.you = -1;
     this.legal = [];
@@ -47,8 +50,9 @@ class MatchPage {
       this.summary = await api("GET", `/api/matches/${this.id}${secretQuery(this.secrets)}`);
     } catch (err) {
       const why = err.status === 403 ? "This match is private: ask whoever invited you for its link." : err.message;
-      this.root.replaceChildren(h("header", { class: "top" }, h("h1", {}, h("a", { href: "/" }, "Tabula"))),
-        h("main", { class: "narrow" }, h("p", { class: "error", role: "alert" }, why), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      this.root.replaceChildren(h("header", { class: "top" }, h("p", { class: "brand" }, h("a", { href: "/" }, "Tabula"))),
+        h("main", { class: "narrow" }, h("h1", {}, "No such match here"), h("p", { class: "error", role: "alert" }, why),
+          h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
       return;
     }
     this.baseTitle = `${this.summary.boardName} — Tabula`;
@@ -61,34 +65,40 @@ class MatchPage {
     this.renderer = new R(this);
     if (new URLSearchParams(location.search).has("replay")) {
       const { ReplayViewer } = await import("./replay.js");
-      new ReplayViewer(this).start();
+      await new ReplayViewer(this).start();
       return;
     }
+    this.renderTable();
     this.connect();
   }
 
   layoutPage() {
     this.conn = h("span", { class: "conn", id: "conn", role: "status" }, "connecting…");
     this.header = h("header", { class: "top" },
-      h("h1", {}, h("a", { href: "/" }, "Tabula")),
-      h("p", { class: "tagline" }, h("strong", {}, this.summary.boardName), " ", this.conn));
+      h("p", { class: "brand" }, h("a", { href: "/" }, "Tabula")),
+      h("h1", { class: "game-name" }, this.summary.boardName), this.conn);
     this.tableEl = h("section", { class: "card table", id: "table", "aria-label": "the table" });
     this.turnEl = h("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
     this.boardEl = h("div", { class: "board-wrap", id: "board", hidden: true });
-    this.controls = h("div", { class: "controls", id: "controls", "aria-label": "your move" });
+    this.controls = h("div", { class: "controls", id: "controls", role: "group", "aria-label": "your move" });
     this.playersEl = h("ul", { class: "players", id: "players" });
-    this.logEl = h("ol", { class: "log", id: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-label": "what happened" });
-    this.detailsToggle = h("input", { type: "checkbox", id: "details", onchange: (e) => this.root.classList.toggle("show-details", e.target.checked) });
+    this.logEl = h("ol", { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-labelledby": "log-title" });
+    const details = localStorage.getItem("tabula:details") === "on";
+    this.root.classList.toggle("show-details", details);
+    this.detailsToggle = h("input", { type: "checkbox", id: "details", checked: details, onchange: (e) => {
+      this.root.classList.toggle("show-details", e.target.checked);
+      localStorage.setItem("tabula:details", e.target.checked ? "on" : "off");
+    } });
     this.toast = h("p", { class: "toast", id: "toast", role: "alert" });
     this.dialog = h("dialog", { id: "prompt", "aria-labelledby": "prompt-title" });
     this.root.replaceChildren(this.header,
-      h("div", { class: "match" },
+      h("main", { class: "match" },
         h("div", { class: "main" }, this.tableEl, this.turnEl, this.boardEl, this.controls, this.toast),
         h("aside", { class: "side" },
           h("section", { class: "card", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), this.playersEl),
           h("section", { class: "card", "aria-labelledby": "log-title" },
             h("h2", { id: "log-title" }, "What happened"),
-            h("label", { class: "details-switch" }, this.detailsToggle, " details for game designers"),
+            h("p", { class: "details-switch" }, this.detailsToggle, h("label", { for: "details" }, " details for game designers")),
             this.logEl))),
       this.dialog);
   }
@@ -100,6 +110,8 @@ class MatchPage {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      // Tests count the connections made (a reconnection adds one).
+      this.root.dataset.connections = String(Number(this.root.dataset.connections || 0) + 1);
       this.conn.textContent = "connected";
       this.conn.className = "conn on";
     };
@@ -112,8 +124,9 @@ class MatchPage {
       // Back off a little more after every failure, up to ten seconds.
       const wait = Math.min(10000, 500 * 2 ** this.retry++);
       const why = e.reason === "server restarting" ? "The server is restarting" : "The connection was lost";
-      this.conn.textContent = `${why}: reconnecting in ${Math.round(wait / 1000)} s. Your moves so far are saved.`;
+      this.conn.textContent = `${why}: reconnecting in ${Math.max(1, Math.round(wait / 1000))} s. Your moves so far are saved.`;
       this.conn.className = "conn off";
+      this.firstState = true; // what was missed is shown without animation
       setTimeout(() => this.connect(), wait);
     };
   }
@@ -123,6 +136,7 @@ class MatchPage {
   send(data) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
       this.say("Not connected; trying again…");
+      this.renderer.rejected?.();
       return;
     }
     this.ws.send(JSON.stringify({ type: "command", id: this.nextID++, data }));
@@ -142,6 +156,11 @@ class MatchPage {
       return;
     }
     if (msg.type !== "state") return;
+    // Entries already received (a reconnection that crossed a message in
+    // flight) are dropped here, before anything is shown.
+    const from = this.logSeen;
+    msg.entries = (msg.entries || []).filter((e) => e.seq >= from);
+    if (msg.view) this.logSeen = Math.max(this.logSeen, msg.log || 0);
     // A fresh connection is sent the log it lacks: show it without
     // animation.
     const animate = !this.firstState;
@@ -153,11 +172,15 @@ class MatchPage {
   async drain() {
     if (this.busy) return;
     this.busy = true;
-    while (this.queue.length) {
-      const { msg, animate } = this.queue.shift();
-      await this.show(msg, animate && this.queue.length < 3);
+    try {
+      while (this.queue.length) {
+        const { msg, animate } = this.queue.shift();
+        // Behind by several messages: catch up without animating.
+        await this.show(msg, animate && this.queue.length < 2);
+      }
+    } finally {
+      this.busy = false;
     }
-    this.busy = false;
   }
 
   async show(msg, animate) {
@@ -165,19 +188,19 @@ class MatchPage {
     this.you = msg.you;
     this.legal = msg.legal || [];
     this.deadline = msg.deadline || 0;
+    const v = msg.view && (typeof msg.view === "string" ? JSON.parse(msg.view) : msg.view);
+    if (v) this.view = v;
     this.renderTable();
-    if (!msg.view) {
+    if (!v) {
       this.boardEl.hidden = true;
       return;
     }
     this.boardEl.hidden = false;
-    const v = typeof msg.view === "string" ? JSON.parse(msg.view) : msg.view;
-    await this.renderer.show({ view: v, legal: this.legal, entries: msg.entries || [], hash: msg.hash }, animate);
-    this.logSeen = Math.max(this.logSeen, msg.log || 0);
-    this.view = v;
+    await this.renderer.show({ view: v, legal: this.legal, entries: msg.entries, hash: msg.hash }, animate);
     // Tests and curious players can read the state hash off the page.
     this.root.dataset.hash = msg.hash || "";
     this.root.dataset.over = String(this.over());
+    this.root.dataset.log = String(this.logEl.children.length);
     this.renderTurn();
   }
 
@@ -197,26 +220,31 @@ class MatchPage {
     document.title = mine ? `● Your turn — ${this.baseTitle}` : this.baseTitle;
     if (mine && !this.wasMine && localStorage.getItem("tabula:sound") === "on") beep();
     this.wasMine = mine;
+    if (this.over() || this.you < 0) {
+      this.turnEl.replaceChildren();
+      this.turnEl.hidden = true;
+      return;
+    }
+    this.turnEl.hidden = false;
+    const sound = localStorage.getItem("tabula:sound") === "on";
+    const soundButton = h("button", { type: "button", class: "link", id: "sound", "aria-pressed": sound,
+      onclick: () => {
+        localStorage.setItem("tabula:sound", sound ? "off" : "on");
+        this.renderTurn();
+      } }, "sound when it is my turn");
+    const clock = h("span", { id: "clock", class: "clock" });
     const draw = () => {
-      if (this.over()) {
-        this.turnEl.replaceChildren();
+      if (!this.deadline || !mine) {
+        clock.textContent = "";
         return;
       }
-      const parts = [];
-      if (mine) parts.push(h("strong", {}, "Your turn"));
-      if (this.deadline) {
-        const left = Math.max(0, Math.round((this.deadline - Date.now()) / 1000));
-        parts.push(` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left, then a bot plays for you`);
-      }
-      const sound = h("button", { type: "button", class: "link", id: "sound", "aria-pressed": String(localStorage.getItem("tabula:sound") === "on"),
-        onclick: () => {
-          localStorage.setItem("tabula:sound", localStorage.getItem("tabula:sound") === "on" ? "off" : "on");
-          this.renderTurn();
-        } }, localStorage.getItem("tabula:sound") === "on" ? "🔔 sound on" : "🔕 sound off");
-      this.turnEl.replaceChildren(...parts, " ", sound);
+      const left = Math.max(0, Math.round((this.deadline - Date.now()) / 1000));
+      clock.textContent = ` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left, then a bot plays for you`;
+      clock.classList.toggle("urgent", left <= 10);
     };
+    this.turnEl.replaceChildren(mine ? h("strong", {}, "Your turn") : h("span", { class: "hint" }, "Not your turn"), clock, " ", soundButton);
     draw();
-    if (this.deadline) this.tick = setInterval(draw, 1000);
+    if (this.deadline && mine) this.tick = setInterval(draw, 1000);
   }
 
   renderTable() {
@@ -226,22 +254,34 @@ class MatchPage {
     el.classList.remove("compact");
     if (s.status === "lobby") {
       this.renderLobby(el);
+      // Until the match starts, the players are the seats taken.
+      this.playersEl.replaceChildren(...s.seats.map((seat, i) => seat.name
+        ? h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === this.you ? " — you" : ""))
+        : null).filter(Boolean));
+      if (!this.logEl.children.length) this.logEl.replaceChildren(h("li", { class: "hint not-yet" }, "Nothing yet: the match has not started."));
       return;
     }
+    this.logEl.querySelector(".not-yet")?.remove();
     el.classList.add("compact");
     const parts = [];
     if (this.you < 0) parts.push(h("span", { class: "badge" }, "watching"), " ");
     if (s.status === "finished") {
-      parts.push(h("span", { class: "badge done" }, "finished"), " ", h("span", { id: "result" }, s.result || ""), " ",
+      parts.push(h("strong", { id: "result" }, this.renderer.resultText?.(this.view) || `Game over: ${s.result || "no winner"}`), " ",
         h("a", { href: `/m/${this.id}?replay`, id: "replay-link" }, "Watch the replay"));
       if (s.next) {
-        parts.push(" ", h("a", { href: `/m/${s.next}`, id: "rematch-link", class: "button primary", onclick: () => this.carrySecrets(s.next) }, "Join the rematch"));
+        const mine = this.you >= 0 || this.secrets.owner;
+        parts.push(" ", h("a", { href: `/m/${s.next}`, id: "rematch-link", class: "button primary", onclick: () => this.carrySecrets(s.next) },
+          mine ? "Join the rematch" : "Watch the rematch"));
       } else if (this.you >= 0 || this.secrets.owner) {
-        parts.push(" ", h("button", { type: "button", id: "rematch", class: "primary", onclick: () => this.rematch() }, "Play again"));
+        parts.push(" ", h("button", { type: "button", id: "rematch", class: "primary", onclick: (e) => this.rematch(e.target) }, "Play again"));
       }
     }
+    if (s.status === "playing") {
+      parts.push(h("span", { class: "badge live" }, "playing"), " ");
+      if (s.turnLimit) parts.push(h("span", { class: "hint" }, `${fmtLimit(s.turnLimit)} a move`), " ");
+    }
     if (s.status === "broken") parts.push(h("span", { class: "badge error" }, "broken"), " ", s.error);
-    if (s.status === "abandoned") parts.push(h("span", { class: "badge" }, "abandoned"), " ", s.error);
+    if (s.status === "abandoned") parts.push(h("span", { class: "badge" }, "abandoned"), " ", s.error || "nobody played it for a long time");
     if (s.status === "playing" && this.secrets.owner) parts.push(this.ownerSeatControls());
     if (s.status === "playing" && this.you >= 0) {
       parts.push(" ", h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() }, "Leave (a bot takes your seat)"));
@@ -254,49 +294,53 @@ class MatchPage {
     const link = location.origin + "/m/" + this.id + (this.secrets.invite ? "#invite=" + this.secrets.invite : "");
     el.append(h("h2", {}, "The table"));
     if (this.info.description) el.append(h("p", { class: "hint" }, this.info.description));
-    el.append(h("p", {}, s.public ? "Anyone in the lobby may join. " : "Only people with this link may join: ",
-      h("label", { class: "inline" }, h("span", { class: "visually-hidden" }, "Invitation link"),
-        h("input", { class: "link", id: "share-link", readonly: true, value: link, onclick: (e) => e.target.select() })),
-      " ", h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link).then(() => this.say("Link copied")) }, "Copy")));
-    el.append(h("ol", { class: "seats", id: "seats" }, s.seats.map((seat, i) =>
+    el.append(h("p", { class: "share" },
+      h("label", { for: "share-link" }, s.public ? "Listed in the lobby: anyone may join. Invitation link: " : "Private: only people with this link may watch or join. "),
+      h("input", { class: "link", id: "share-link", readonly: true, value: link, onclick: (e) => e.target.select() }),
+      " ", h("button", { type: "button", id: "copy-link", onclick: () => navigator.clipboard?.writeText(link).then(() => this.say("Link copied"), () => this.say("Select the link and copy it")) }, "Copy")));
+    if (s.turnLimit) el.append(h("p", { class: "hint" }, `Each move has a time limit of ${fmtLimit(s.turnLimit)}; then a bot plays it.`));
+    el.append(h("ol", { class: "seats", id: "seats", "aria-label": "seats" }, s.seats.map((seat, i) =>
       h("li", { class: seat.name ? "taken" : "free" },
-        seat.name ? h("span", {}, h("span", { class: "dot", style: `background:${colour(i)}` }), seat.name,
+        seat.name ? [seatDot(i), h("span", { class: "name" }, seat.name),
           seat.bot ? ` (bot${seat.level ? ", " + seat.level : ""})` : "", i === this.you ? " — you" : "",
-          seat.online ? h("span", { class: "online", title: "online" }, " ●") : "",
-          this.secrets.owner && seat.name && i !== this.you ? h("button", { type: "button", class: "link", dataset: { seat: i },
-            onclick: () => this.seat(i, { remove: true }) }, " remove") : null)
+          seat.online ? h("span", { class: "online", title: "online" }, " ● online") : "",
+          this.secrets.owner && i !== this.you ? [" ", h("button", { type: "button", class: "link remove", dataset: { seat: i },
+            "aria-label": `remove ${seat.name}`, onclick: () => this.seat(i, { remove: true }) }, "remove")] : null]
           : h("span", { class: "hint" }, this.info.roles?.[i] ? `free seat (${this.info.roles[i]})` : "free seat")))));
     const free = s.seats.some((seat) => !seat.name);
     if (this.you < 0 && free) {
-      const name = h("input", { id: "nickname", maxlength: 32, required: true, autocomplete: "nickname" });
+      const name = h("input", { id: "nickname", maxlength: 32, required: true, autocomplete: "nickname", value: localStorage.getItem("tabula:nickname") || "" });
       el.append(h("form", { id: "join", onsubmit: async (e) => {
         e.preventDefault();
         try {
           const res = await api("POST", `/api/matches/${this.id}/join`, { name: name.value, invite: this.secrets.invite || "" });
+          localStorage.setItem("tabula:nickname", name.value.trim());
           saveSecrets(this.id, { token: res.token });
           this.reconnect();
         } catch (err) {
           this.say(err.message);
         }
-      } }, h("label", { for: "nickname" }, "Your nickname "), name, h("button", { type: "submit", id: "join-button" }, "Join")));
+      } }, h("label", { for: "nickname" }, "Your nickname"), name, h("button", { type: "submit", id: "join-button", class: "primary" }, "Join")));
     }
     if (this.you >= 0) {
       el.append(h("p", {}, h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() }, "Leave the table")));
     }
     if (this.secrets.owner) {
       const level = h("select", { id: "bot-level" }, ["", "random", "greedy", "mcts"].map((l) =>
-        h("option", { value: l }, { "": "the game's own bot", random: "random", greedy: "greedy", mcts: "strong (MCTS)" }[l])));
-      el.append(h("p", { class: "owner" },
-        free ? [h("label", { class: "inline", for: "bot-level" }, "Bots: "), level, " ",
-          h("button", { type: "button", id: "add-bots", onclick: () => this.owner("bots", { level: level.value }) }, "Fill empty seats with bots"), " "] : null,
-        h("button", { type: "button", id: "start", class: "primary", onclick: () => this.owner("start") }, "Start the match")));
+        h("option", { value: l }, { "": "the game's own bot", random: "random", greedy: "greedy", mcts: "strong (searches ahead)" }[l])));
+      const taken = s.seats.filter((seat) => seat.name).length;
+      el.append(h("div", { class: "owner" },
+        free ? h("p", {}, h("label", { class: "inline", for: "bot-level" }, "Bots:"), level, " ",
+          h("button", { type: "button", id: "add-bots", onclick: () => this.owner("bots", { level: level.value }) }, "Fill the empty seats with bots")) : null,
+        h("p", {}, h("button", { type: "button", id: "start", class: "primary", disabled: taken === 0, onclick: () => this.owner("start") }, "Start the match"),
+          free && taken ? h("span", { class: "hint" }, " (empty seats are left out)") : null)));
     } else {
       el.append(h("p", { class: "hint" }, "Waiting for the match's creator to start it."));
     }
   }
 
   ownerSeatControls() {
-    const seats = this.summary.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat.human);
+    const seats = this.summary.seats.map((seat, i) => ({ seat, i })).filter(({ seat, i }) => seat.human && i !== this.you);
     if (!seats.length) return "";
     return h("span", { class: "owner-seats" }, " ", seats.map(({ seat, i }) =>
       h("button", { type: "button", class: "link", dataset: { seat: i }, onclick: () => this.seat(i, { bot: !seat.bot }) },
@@ -343,28 +387,32 @@ class MatchPage {
   // carrySecrets gives a rematch the secrets of this match: its seats are
   // played with the same ones.
   carrySecrets(next) {
-    saveSecrets(next, secrets(this.id));
+    const { token, owner, invite } = secrets(this.id);
+    saveSecrets(next, { token, owner, invite });
   }
 
-  async rematch() {
+  async rematch(button) {
+    button.disabled = true;
     try {
       const res = await api("POST", `/api/matches/${this.id}/rematch`, { token: this.secrets.token || "", owner: this.secrets.owner || "" });
       this.carrySecrets(res.id);
       location.href = res.url;
     } catch (err) {
+      button.disabled = false;
       this.say(err.message);
     }
   }
 
   // addLog appends a log entry: its text in players' words, indented by
-  // its depth in a cascade, with the engine's detail for designers.
+  // its depth in a cascade, with the engine's detail for designers (shown
+  // only when they ask for details).
   addLog(e, extra = {}) {
     if (!e.text && !e.detail) return null;
     const li = h("li", { class: `entry kind-${e.kind} type-${e.type || ""}` + (e.text ? "" : " detail-only"),
       style: `--depth:${Math.min(extra.depth ?? e.depth, 8)}`, dataset: { seq: e.seq, depth: e.depth, ...(extra.data || {}) } },
-      e.seat >= 0 && e.kind === "event" && e.text ? h("span", { class: "dot", style: `background:${colour(e.seat)}`, "aria-hidden": "true" }) : null,
+      e.seat >= 0 && e.kind === "event" && e.text ? seatDot(e.seat) : null,
       e.text ? h("span", { class: "text" }, e.text) : null,
-      e.detail ? h("span", { class: "detail" }, e.detail) : null);
+      e.detail && e.detail !== e.text ? h("span", { class: "detail" }, e.detail) : null);
     this.logEl.append(li);
     this.logEl.scrollTop = this.logEl.scrollHeight;
     return li;
@@ -375,6 +423,13 @@ class MatchPage {
   commands(filter = {}) {
     return this.legal.filter((c) => Object.entries(filter).every(([k, v]) => c.data[k] === v));
   }
+}
+
+// fmtLimit says a time limit in seconds as people say it.
+function fmtLimit(s) {
+  if (s < 60) return `${s} s`;
+  if (s % 60 === 0) return `${s / 60} min`;
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
 // beep plays a short tone: it is your turn.

@@ -1,9 +1,10 @@
 // A party board on the match page: the board with the players' tokens
-// walking step by step, the dice, forks to choose by clicking, prompts to
-// acknowledge, the players and their stats.
-import { h, colour, showDice } from "./util.js";
+// walking step by step, the dice, forks to choose by clicking the board,
+// prompts to acknowledge, the players and their stats. Everything the
+// viewer may do comes from the match's legal commands.
+import { h, showDice, seatDot } from "./util.js";
 import { BoardView } from "./board.js";
-import { GenericPlay } from "./generic.js";
+import { GenericPlay, resultLine } from "./generic.js";
 
 const STEP_MS = 260;
 
@@ -12,10 +13,13 @@ export class PartyPlay extends GenericPlay {
     const page = this.page;
     const v = state.view;
     if (!this.board && page.drawing) {
-      this.board = new BoardView(page.drawing, v.players.map((p) => ({ ...p, space: p.start || p.space })));
+      // A first view that is animated starts every token where it began.
+      this.board = new BoardView(page.drawing, v.players.map((p) => (animate ? { ...p, space: p.start || p.space } : p)));
       page.boardEl.replaceChildren(this.board.el);
-      if (!animate) this.board.setTokens(v.players);
     }
+    // The players' list is there from the first moment, even while the
+    // log plays on the board.
+    this.renderPlayers(v);
     this.renderControls(null); // nothing to click while the log plays
     for (const e of state.entries) {
       page.addLog(e);
@@ -33,7 +37,8 @@ export class PartyPlay extends GenericPlay {
   async animate(e) {
     switch (e.kind === "event" ? e.type : e.kind) {
       case "ON_ENTER":
-        this.board.place(e.seat, e.at);
+      case "TELEPORTED":
+        if (e.seat >= 0 && e.at) this.board.place(e.seat, e.at);
         await sleep(STEP_MS);
         break;
       case "ROLLED":
@@ -47,26 +52,29 @@ export class PartyPlay extends GenericPlay {
     }
   }
 
+  // resultText is the finished match's line: who won, and why.
+  resultText(v) {
+    if (!v?.over) return "";
+    return resultLine(v.winners.map((i) => v.players[i]?.name).filter(Boolean), v.endReason);
+  }
+
   renderPlayers(v) {
     const page = this.page;
-    const names = (seats) => seats.map((i) => v.players[i]?.name).join(", ");
     page.playersEl.replaceChildren(...v.players.map((p) => {
       const seat = page.summary.seats[p.seat] || {};
       const stats = Object.entries(p.stats || {}).map(([k, n]) => `${k}: ${n}`).join(", ");
       const effects = (p.effects || []).map((e) => `${e.kind.replaceAll("_", " ").toLowerCase()} (${e.left} left)`).join(", ");
-      return h("li", { class: "player" + (p.seat === v.current && !v.over ? " current" : ""), dataset: { seat: p.seat } },
-        h("span", { class: "dot", style: `background:${colour(p.seat)}` }, String(p.seat + 1)),
+      const won = v.winners.includes(p.seat);
+      return h("li", { class: "player" + (p.seat === v.current && !v.over ? " current" : "") + (won ? " winner" : ""), dataset: { seat: p.seat },
+        "aria-current": p.seat === v.current && !v.over ? "true" : null },
+        seatDot(p.seat),
         h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
-        h("span", { class: "state state-" + p.state }, p.state.replaceAll("_", " ").toLowerCase()),
+        won ? h("span", { class: "state state-won" }, "won") : h("span", { class: "state state-" + p.state }, stateWords(p.state)),
         h("span", { class: "where" }, "on ", this.spaceName(p.space)),
         stats ? h("span", { class: "stats" }, stats) : null,
         effects ? h("span", { class: "effects" }, effects) : null,
         p.reversed ? h("span", { class: "effects" }, "walking backwards") : null);
     }));
-    if (v.over) {
-      page.playersEl.append(h("li", { class: "over", id: "game-over" },
-        v.winners.length ? `Game over: ${names(v.winners)} won.` : `Game over: ${v.endReason}. No winner.`));
-    }
   }
 
   spaceName(id) {
@@ -90,17 +98,25 @@ export class PartyPlay extends GenericPlay {
       controls.append(h("button", { type: "button", id: "roll", class: "primary big", onclick: (e) => {
         e.target.disabled = true;
         page.send(roll.data);
-      } }, "Roll the dice"));
+      } }, roll.text));
     } else if (ways.length) {
-      const pick = (id) => page.send({ kind: "choose-path", space: id });
-      controls.append(h("p", { class: "ask" }, "Which way? Click a highlighted space, or:"),
-        h("div", { class: "choices", role: "group", "aria-label": "which way" }, v.choices.map((id, i) =>
-          h("button", { type: "button", class: "choice", dataset: { space: id }, onclick: () => pick(id) }, ways[i]?.text || this.spaceName(id)))));
-      this.board?.setChoices(v.choices, pick);
+      // The ways are the legal commands, in the order of the spaces the
+      // view offers to click; their texts name each space (and its id
+      // where two have the same name).
+      const pick = (i) => {
+        for (const b of controls.querySelectorAll("button")) b.disabled = true;
+        this.board?.setChoices([], null);
+        page.send(ways[i].data);
+      };
+      controls.append(h("p", { class: "ask", id: "ask" }, "Which way? Click a highlighted space, or:"),
+        h("div", { class: "choices", role: "group", "aria-labelledby": "ask" }, ways.map((c, i) =>
+          h("button", { type: "button", class: "choice", dataset: { space: v.choices[i] || "" }, onclick: () => pick(i) }, c.text))));
+      this.board?.setChoices(v.choices.slice(0, ways.length), (id) => pick(v.choices.indexOf(id)), ways.map((c) => c.text));
     } else if (!legal.length) {
       const w = v.waits[0];
       const what = !w ? "" : w.kind === "roll" ? "to roll" : w.kind === "choose-path" ? "to choose a way" : "to read a message";
-      controls.append(h("p", { class: "hint", id: "waiting" }, `Waiting for ${v.players[w ? w.player : v.current]?.name} ${what}`));
+      const who = w ? [...new Set(v.waits.filter((x) => x.kind === w.kind).map((x) => v.players[x.player]?.name))].join(", ") : v.players[v.current]?.name;
+      controls.append(h("p", { class: "hint", id: "waiting" }, `Waiting for ${who} ${what}`));
     }
   }
 
@@ -120,9 +136,25 @@ export class PartyPlay extends GenericPlay {
       page.dialog.close();
     } }, "OK");
     page.dialog.replaceChildren(h("h2", { id: "prompt-title" }, this.spaceName(p.space)), text, h("p", {}, ok));
+    // Escape acknowledges too: the dialog cannot be left unanswered.
+    page.dialog.oncancel = (e) => {
+      e.preventDefault();
+      ok.click();
+    };
     if (!page.dialog.open) page.dialog.showModal();
     ok.focus();
   }
+
+  rejected() {
+    super.rejected();
+    const v = this.page.view;
+    if (v) this.renderControls(v, this.page.legal);
+  }
+}
+
+// stateWords says a player's state in the players' words.
+function stateWords(st) {
+  return { PLAYING: "playing", COMPLETED_GAME: "finished", SKIPPING_TURN: "skipping a turn" }[st] || st.replaceAll("_", " ").toLowerCase();
 }
 
 function sleep(ms) {

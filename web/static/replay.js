@@ -26,22 +26,23 @@ export class ReplayViewer {
     this.total = rp.commands.length;
     this.rp = rp;
     page.summary = rp.match;
-    this.slider = h("input", { type: "range", id: "replay-step", min: 0, max: this.total, value: 0, "aria-label": "move",
+    this.slider = h("input", { type: "range", id: "replay-step", min: 0, max: this.total, value: 0, "aria-label": "after how many moves",
       oninput: (e) => this.go(Number(e.target.value)) });
     this.label = h("span", { id: "replay-label", role: "status" });
-    const button = (id, text, f) => h("button", { type: "button", id, onclick: f }, text);
+    const button = (id, text, f, label) => h("button", { type: "button", id, onclick: f, "aria-label": label }, text);
     page.tableEl.classList.add("compact");
-    page.tableEl.replaceChildren(h("p", {}, h("span", { class: "badge done" }, "replay"), " ", rp.match.result || "", " ",
+    page.tableEl.replaceChildren(h("p", {}, h("span", { class: "badge done" }, "replay"), " ", h("span", { id: "result" }, `Game over: ${rp.match.result || "no winner"}`), " ",
       h("a", { href: `/m/${page.id}` }, "back to the match")),
     h("div", { class: "replay-bar" },
-      button("replay-first", "⏮", () => this.go(0)),
-      button("replay-prev", "◀ move", () => this.go(this.n - 1)),
+      button("replay-first", "◀◀", () => this.go(0), "the start"),
+      button("replay-prev", "◀ move", () => this.go(this.n - 1), "the move before"),
       this.slider,
-      button("replay-next", "move ▶", () => this.go(this.n + 1)),
-      button("replay-last", "⏭", () => this.go(this.total)),
+      button("replay-next", "move ▶", () => this.go(this.n + 1), "the next move"),
+      button("replay-last", "▶▶", () => this.go(this.total), "the end"),
       this.label));
     page.root.addEventListener("keydown", (e) => {
-      if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+      // The slider moves itself with the arrow keys.
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
       if (e.key === "ArrowRight") this.go(this.n + 1);
       if (e.key === "ArrowLeft") this.go(this.n - 1);
     });
@@ -51,7 +52,15 @@ export class ReplayViewer {
   async go(n) {
     n = Math.max(0, Math.min(this.total, n));
     const page = this.page;
-    const step = await api("GET", `/api/matches/${page.id}/replay/${n}${secretQuery(page.secrets)}`);
+    const seq = (this.seq = (this.seq || 0) + 1);
+    let step;
+    try {
+      step = await api("GET", `/api/matches/${page.id}/replay/${n}${secretQuery(page.secrets)}`);
+    } catch (err) {
+      page.say(err.message);
+      return;
+    }
+    if (seq !== this.seq) return; // a later step was asked for
     this.n = n;
     this.slider.value = n;
     this.label.textContent = `after move ${n} of ${this.total}`;
@@ -62,5 +71,6 @@ export class ReplayViewer {
     page.legal = [];
     await page.renderer.show({ view: step.view, legal: [], entries: step.entries, hash: step.hash }, false);
     page.root.dataset.hash = step.hash;
+    page.root.dataset.step = String(n);
   }
 }

@@ -1,29 +1,40 @@
 // A rule book match on the match page: the board of tiles with the
-// players' tokens and who owns what, the players' scores and properties,
-// what the viewer is asked (roll, draw, which way, buy, bid) and the log,
-// where every rule that fires is a line, indented under the event that set
-// it off.
-import { h, colour, showDice } from "./util.js";
+// players' tokens and who owns what, the players with the game's own
+// counters (money where tiles have prices, the properties the file
+// declares), what the viewer is asked (roll, draw, which way, buy, bid:
+// the match's legal commands) and the log, where the rules that fire are
+// shown to those who ask for details. An auction's bids are sealed: the
+// page shows who still has to bid, never a bid, until all are in.
+import { h, showDice, seatDot } from "./util.js";
 import { TileBoardView, tileFill } from "./tiles.js";
+import { GenericPlay, resultLine } from "./generic.js";
 
 const STEP_MS = 180;
 
-export class RulebookPlay {
+// What the match waits for, in words, by the kind of decision.
+const waitWords = { roll: "to roll", draw: "to draw a card", "choose-path": "to choose a way", buy: "to decide whether to buy", bid: "to bid" };
+
+export class RulebookPlay extends GenericPlay {
   constructor(page) {
-    this.page = page;
-    this.base = 0; // the depth of the turn's START_TURN, for indenting the log
+    super(page);
+    const tiles = page.drawing?.tiles || [];
+    this.tiles = new Map(tiles.map((t) => [t.id, t]));
+    // Scores are money in a game whose tiles have prices.
+    this.money = tiles.some((t) => t.price > 0);
+    this.sealed = false; // the viewer's bid is in, and others' are not
   }
 
-  async show(v, entries, animate) {
+  async show(state, animate) {
     const page = this.page;
+    const v = state.view;
     if (!this.board && page.drawing?.tiles) {
-      this.tiles = new Map(page.drawing.tiles.map((t) => [t.id, t]));
       this.board = new TileBoardView(page.drawing.tiles);
       page.boardEl.replaceChildren(this.board.el);
-      this.board.setPlayers(v.players);
+      this.board.setPlayers(animate ? v.players.map((p) => ({ ...p, tile: this.board.tiles[0]?.id ?? p.tile })) : v.players);
     }
+    this.renderPlayers(v);
     this.renderControls(null); // nothing to click while the log plays
-    for (const e of entries) {
+    for (const e of state.entries) {
       this.addLog(e);
       if (animate && this.board) await this.animate(e);
     }
@@ -32,47 +43,59 @@ export class RulebookPlay {
       this.board.setOwners(v.owners || {});
       this.board.setCurrent(v.over ? -1 : v.current);
     }
+    if (!v.waits.some((w) => w.kind === "bid")) this.sealed = false;
     this.renderPlayers(v);
-    this.renderControls(v);
+    this.renderControls(v, state.legal);
     if (v.error) page.say("The match stopped: " + v.error);
   }
 
   async animate(e) {
-    switch (e.kind === "event" && e.type) {
+    if (e.kind === "fired") {
+      this.board.flash(e.at);
+      await sleep(STEP_MS / 2);
+      return;
+    }
+    if (e.kind !== "event") return;
+    switch (e.type) {
       case "TILE_PASSED":
       case "TILE_LANDED":
-        if (e.player >= 0 && e.tile) this.board.place(e.player, e.tile);
+        if (e.seat >= 0 && e.at) this.board.place(e.seat, e.at);
         await sleep(STEP_MS);
         break;
       case "DICE_ROLLED":
-        this.showDice([e.amount], true);
+        showDice(this.page.controls, e.data?.dice || [e.amount], true);
         await sleep(STEP_MS * 2);
         break;
-      default:
-        if (e.kind === "fired") {
-          this.board.flash(e.tile);
-          await sleep(STEP_MS / 2);
-        }
     }
   }
 
+  // addLog writes an entry: walking past a tile is shown on the board and
+  // written only for those who ask for details; a rule that fires names
+  // its rule.
   addLog(e) {
-    if (e.kind === "event" && e.type === "START_TURN") this.base = e.depth;
-    // Walking past tiles is shown on the board, not written down.
-    if (!e.text || e.type === "TILE_PASSED" && e.kind === "event") return;
-    const depth = Math.max(0, e.depth - this.base);
-    const text = e.kind === "fired" ? ["rule ", h("strong", {}, e.rule)] : [e.text];
-    const li = h("li", { class: `entry kind-${e.kind} type-${e.type || ""}`, style: `--depth:${Math.min(depth, 8)}`,
-      dataset: { seq: e.seq, depth, rule: e.rule || undefined } },
-    e.player >= 0 && e.kind === "event" ? h("span", { class: "dot", style: `background:${colour(e.player)}` }) : null, ...text);
-    const log = this.page.logEl;
-    log.append(li);
-    log.scrollTop = log.scrollHeight;
+    const li = this.page.addLog(e, { data: e.kind === "fired" ? { rule: e.subject } : {} });
+    if (li && e.kind === "event" && e.type === "TILE_PASSED") li.classList.add("minor");
+  }
+
+  resultText(v) {
+    if (!v?.over) return "";
+    return resultLine(v.winners.map((i) => v.players[i]?.name).filter(Boolean), v.endReason);
   }
 
   tileName(id) {
-    const t = this.tiles?.get(id);
+    const t = this.tiles.get(id);
     return t ? t.name || t.id : id;
+  }
+
+  // counters are what the players' list shows of a player: money where
+  // the game has prices (or a score where one moves), and the properties
+  // the game keeps for each player.
+  counters(v, p) {
+    const out = [];
+    if (this.money) out.push(`money ${p.score}`);
+    else if (v.players.some((x) => x.score !== 0)) out.push(`score ${p.score}`);
+    for (const [k, n] of Object.entries(p.props || {})) out.push(`${k} ${n}`);
+    return out;
   }
 
   renderPlayers(v) {
@@ -81,63 +104,65 @@ export class RulebookPlay {
     for (const seat of Object.values(v.owners || {})) owned[seat] = (owned[seat] || 0) + 1;
     page.playersEl.replaceChildren(...v.players.map((p) => {
       const seat = page.summary.seats[p.seat] || {};
-      const props = Object.entries(p.props || {}).map(([k, n]) => `${k}: ${n}`).join(", ");
-      return h("li", { class: "player" + (p.seat === v.current && !v.over ? " current" : "") + (p.active ? "" : " out"), dataset: { seat: p.seat } },
-        h("span", { class: "dot", style: `background:${colour(p.seat)}` }),
+      const counters = this.counters(v, p);
+      const won = v.winners.includes(p.seat);
+      const current = p.seat === v.current && !v.over;
+      return h("li", { class: "player" + (current ? " current" : "") + (p.active ? "" : " out") + (won ? " winner" : ""), dataset: { seat: p.seat },
+        "aria-current": current ? "true" : null },
+        seatDot(p.seat),
         h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
-        h("span", { class: "state" + (p.active ? "" : " state-out") }, p.active ? `score ${p.score}` : "out"),
-        h("span", { class: "where" }, "on ", this.tileName(p.tile), owned[p.seat] ? ` · owns ${owned[p.seat]}` : ""),
-        props ? h("span", { class: "stats" }, props) : null);
+        won ? h("span", { class: "state state-won" }, "won") : !p.active ? h("span", { class: "state state-out" }, "out") : null,
+        counters.length ? h("span", { class: "counters" }, counters.join(" · ")) : null,
+        h("span", { class: "where" }, "on ", this.tileName(p.tile), owned[p.seat] ? ` · owns ${owned[p.seat]}` : ""));
     }));
-    if (v.over) {
-      const names = v.winners.map((i) => v.players[i]?.name).join(", ");
-      page.playersEl.append(h("li", { class: "over", id: "game-over" },
-        "Game over: ", v.endReason, v.winners.length ? `. Winner: ${names}` : ". No winner."));
-    }
   }
 
-  showDice(values, rolling) {
-    showDice(this.page.controls, values, rolling);
-  }
-
-  renderControls(v) {
-    const controls = this.page.controls;
+  renderControls(v, legal = []) {
+    const page = this.page;
+    const controls = page.controls;
     const dice = controls.querySelector(".dice");
     controls.replaceChildren();
     if (dice) controls.append(dice);
     if (!v) return;
-    if (v.dice.length) this.showDice(v.dice, false);
+    if (v.dice.length) showDice(controls, v.dice, false);
     if (v.card) {
       const fill = tileFill(v.card.colour);
       controls.append(h("div", { class: "card-drawn", id: "card", title: `from ${v.card.deck}` },
-        fill ? h("span", { class: "swatch", style: `background:${fill}` }) : null, v.card.name));
+        fill ? h("span", { class: "swatch", style: `background:${fill}`, "aria-hidden": "true" }) : null, v.card.name));
     }
     if (v.over || v.error) return;
-    const w = (v.yourWaits || [])[0];
-    if (w) {
-      if (!w.options.length) {
-        controls.append(h("button", { type: "button", id: w.kind === "roll" ? "roll" : "decide", class: "primary big", dataset: { kind: w.kind },
-          onclick: (e) => {
-            e.target.disabled = true;
-            this.page.send(w.kind);
-          } }, w.prompt));
+    const mine = v.yourWaits[0];
+    if (legal.length && mine) {
+      const send = (c) => {
+        for (const b of controls.querySelectorAll("button")) b.disabled = true;
+        if (c.data.kind === "bid") this.sealed = true;
+        page.send(c.data);
+      };
+      if (legal.length === 1) {
+        const c = legal[0];
+        controls.append(h("button", { type: "button", id: c.data.kind === "roll" ? "roll" : "decide", class: "primary big", dataset: { kind: c.data.kind },
+          onclick: () => send(c) }, c.text));
         return;
       }
-      controls.append(h("p", { class: "ask", id: "ask" }, w.prompt),
-        h("div", { class: "choices" }, w.options.map((label, i) =>
-          h("button", { type: "button", class: "option" + (i === 0 ? " primary" : ""), dataset: { kind: w.kind, value: i },
-            onclick: () => {
-              for (const b of controls.querySelectorAll(".option")) b.disabled = true;
-              this.page.send(w.kind, { value: i });
-            } }, label))));
+      const others = v.waits.filter((w) => w.kind === mine.kind && w.player !== page.you).map((w) => v.players[w.player]?.name);
+      controls.append(h("p", { class: "ask", id: "ask" }, mine.prompt,
+        mine.kind === "bid" ? h("span", { class: "hint" }, others.length
+          ? ` — sealed: ${others.join(", ")} ${others.length === 1 ? "bids" : "bid"} at the same time, and nobody sees a bid before all are in`
+          : " — sealed until all bids are in") : null),
+      h("div", { class: "choices", role: "group", "aria-labelledby": "ask" }, legal.map((c, i) =>
+        h("button", { type: "button", class: "option" + (c.data.kind === "buy" && i === 0 ? " primary" : ""),
+          dataset: { kind: c.data.kind, value: c.data.value ?? 0 }, onclick: () => send(c) }, c.text))));
       return;
     }
     const first = v.waits[0];
-    if (first) {
-      const what = { roll: "to roll", draw: "to draw a card", "choose-path": "to choose a way", buy: "to decide whether to buy", bid: "to bid" }[first.kind] || "to answer";
-      const who = v.waits.map((x) => v.players[x.player]?.name);
-      controls.append(h("p", { class: "hint", id: "waiting" }, `Waiting for ${[...new Set(who)].join(", ")} ${what}`));
+    if (!first) return;
+    const who = [...new Set(v.waits.filter((w) => w.kind === first.kind).map((w) => v.players[w.player]?.name))];
+    if (first.kind === "bid" && this.sealed) {
+      controls.append(h("p", { class: "hint", id: "waiting" }, `Your bid is in, sealed until everyone has bid. Waiting for ${who.join(", ")}.`));
+      return;
     }
+    controls.append(h("p", { class: "hint", id: "waiting" }, `Waiting for ${who.join(", ")} ${waitWords[first.kind] || "to answer"}`,
+      first.kind === "bid" ? " (bids are sealed until all are in)" : ""));
   }
 }
 

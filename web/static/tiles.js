@@ -3,6 +3,7 @@
 // which tile and the players' tokens. The editor uses it too, with tiles
 // that can be dragged.
 import { svg, colour, wrap, token } from "./util.js";
+import { fitWidth } from "./board.js";
 
 const UNIT = 64; // pixels per unit of the file's coordinates
 const PAD = 0.7; // units of margin around the board
@@ -16,7 +17,7 @@ export class TileBoardView {
     this.tokens = new Map();
     this.pos = new Map();
     this.owners = {};
-    this.el = svg("svg", { class: "board tiles", role: "img", "aria-label": "the board", preserveAspectRatio: "xMidYMid meet" });
+    this.el = svg("svg", { class: "board tiles", role: opts.onPick ? "group" : "img", "aria-label": "the board", preserveAspectRatio: "xMidYMid meet" });
     this.setTiles(tiles);
     if (opts.onMove) this.enableDragging();
   }
@@ -41,6 +42,7 @@ export class TileBoardView {
       this.view = [minX * UNIT, minY * UNIT, (maxX - minX) * UNIT, (maxY - minY) * UNIT];
     }
     this.el.setAttribute("viewBox", this.view.join(" "));
+    fitWidth(this.el, this.view[2], this.view[3], 0.8);
   }
 
   draw() {
@@ -68,13 +70,16 @@ export class TileBoardView {
       const fill = tileFill(t.colour);
       const g = svg("g", { class: "tile" + (this.opts.selected === t.id ? " selected" : ""), "data-tile": t.id, transform: `translate(${p.x * UNIT},${p.y * UNIT})` },
         svg("title", {}, tileTitle(t)),
-        svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: s * 0.12, fill: "#fff", stroke: "#444", "stroke-width": 1.5, class: "face" }),
+        // The faces let the chutes and ladders beneath them show through.
+        svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: s * 0.12, fill: "#fff", "fill-opacity": 0.78, stroke: "#444", "stroke-width": 1.5, class: "face" }),
         fill ? svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s * 0.28, rx: s * 0.12, fill, class: "band" }) : null);
       const label = t.name || t.id;
-      const lines = wrap(label, Math.max(5, Math.round(this.size * 9)));
-      // The longest line fits the tile's width.
+      // The longest line fits the tile's width, at 6 units at least:
+      // browsers draw no smaller text than that.
+      const lines = wrap(label, Math.max(4, Math.min(Math.round(this.size * 9), Math.floor((s * 0.92) / (6 * 0.6)))));
       const longest = Math.max(...lines.map((l) => l.length));
-      const fs = Math.max(5, Math.min(13, s / 5, (s * 0.92) / (longest * 0.6)));
+      // … and the lines fit its height, above the price if there is one.
+      const fs = Math.max(6, Math.min(13, s / 5, (s * 0.92) / (longest * 0.6), (s * (t.price ? 0.6 : 0.7)) / (lines.length * 1.1)));
       lines.forEach((line, i) => g.append(svg("text", { y: (i - (lines.length - 1) / 2) * fs * 1.1 + s * (t.price ? 0.04 : 0.1), "font-size": fs, "text-anchor": "middle", "dominant-baseline": "middle" }, line)));
       if (t.price) g.append(svg("text", { y: s / 2 - s * 0.1, "font-size": Math.min(fs, s / 6) * 0.9, "text-anchor": "middle", class: "price" }, `${t.price}`));
       const owner = this.owners[t.id];
@@ -82,17 +87,26 @@ export class TileBoardView {
         g.classList.add("owned");
         g.append(svg("rect", { x: -s / 2 + 2, y: -s / 2 + 2, width: s - 4, height: s - 4, rx: s * 0.1, fill: "none", stroke: colour(owner), "stroke-width": 4, class: "owner" }));
       }
-      if (this.opts.onPick) g.addEventListener("click", () => { if (!this.dragged) this.opts.onPick(t.id); });
+      if (this.opts.onPick) {
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+        g.setAttribute("aria-label", `tile ${t.name || t.id}`);
+        g.addEventListener("click", () => { if (!this.dragged) this.opts.onPick(t.id); });
+        g.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") {
+            e.preventDefault();
+            this.opts.onPick(t.id);
+          }
+        });
+      }
       tilesG.append(g);
     }
     this.tileLayer = tilesG;
     this.tokenLayer = svg("g", { class: "tokens" });
     this.el.replaceChildren(defs, svg("rect", { x: this.view[0], y: this.view[1], width: this.view[2], height: this.view[3], fill: "#fffdf7", class: "bg" }),
-      arrows, tilesG, jumps, this.tokenLayer);
-    for (const [seat, t] of this.tokens) {
-      this.tokenLayer.append(t);
-      this.place(seat, this.pos.get(seat));
-    }
+      arrows, jumps, tilesG, this.tokenLayer);
+    for (const t of this.tokens.values()) this.tokenLayer.append(t);
+    this.arrange();
   }
 
   arrow(p, q) {
@@ -115,33 +129,76 @@ export class TileBoardView {
     const up = q.i > p.i;
     const x1 = p.x * UNIT, y1 = p.y * UNIT, x2 = q.x * UNIT, y2 = q.y * UNIT;
     const mx = (x1 + x2) / 2 + (y2 - y1) * 0.18, my = (y1 + y2) / 2 - (x2 - x1) * 0.18;
+    // It starts and ends at the tiles' edges, where its head shows.
+    const edge = (x, y, tx, ty) => {
+      const l = Math.hypot(tx - x, ty - y) || 1;
+      const ux = (tx - x) / l, uy = (ty - y) / l;
+      const r = (this.size * UNIT * 0.5) / Math.max(Math.abs(ux), Math.abs(uy), 0.7);
+      return [x + ux * r, y + uy * r];
+    };
+    const [sx, sy] = edge(x1, y1, mx, my);
+    const [ex, ey] = edge(x2, y2, mx, my);
     const stroke = up ? "#2b8a3e" : "#c92a2a";
-    return svg("path", { d: `M${x1},${y1} Q${mx},${my} ${x2},${y2}`, fill: "none", stroke, "stroke-width": 4, "stroke-opacity": 0.75,
+    return svg("path", { d: `M${sx},${sy} Q${mx},${my} ${ex},${ey}`, fill: "none", stroke, "stroke-width": 4, "stroke-opacity": 0.75,
       "stroke-dasharray": up ? "none" : "10 5", "marker-end": `url(#${up ? "ladder" : "chute"}-arrow)`, class: up ? "ladder" : "chute" });
   }
 
   // setPlayers puts (or walks) every token on its tile.
   setPlayers(players) {
+    let moved = false;
     for (const p of players) {
       if (!this.tokens.has(p.seat)) {
-        const t = token(p);
+        const t = token(p, this.tokenR());
         this.tokens.set(p.seat, t);
         this.tokenLayer.append(t);
+        moved = true;
       }
       this.tokens.get(p.seat).classList.toggle("out", p.active === false);
-      if (this.pos.get(p.seat) !== p.tile) this.place(p.seat, p.tile);
+      if (this.pos.get(p.seat) !== p.tile) {
+        this.pos.set(p.seat, p.tile);
+        moved = true;
+      }
     }
+    if (moved) this.arrange();
+  }
+
+  tokenR() {
+    return Math.min(11, this.size * UNIT * 0.17);
   }
 
   place(seat, tileID) {
-    const p = this.byID.get(tileID);
-    const t = this.tokens.get(seat);
-    if (!p || !t) return;
+    if (!this.byID.has(tileID) || !this.tokens.has(seat)) return;
     this.pos.set(seat, tileID);
-    const a = (seat * 2 * Math.PI) / 6 - Math.PI / 2;
-    const off = this.size * UNIT * 0.28;
-    t.style.transform = `translate(${p.x * UNIT + off * Math.cos(a)}px, ${p.y * UNIT + off * Math.sin(a)}px)`;
-    t.dataset.tile = tileID;
+    this.arrange();
+  }
+
+  // arrange puts the tokens on their tiles' top edges, side by side (a
+  // second row on the bottom edge when many share a tile), where they
+  // leave the tile's name readable.
+  arrange() {
+    const at = new Map();
+    for (const [seat, id] of this.pos) {
+      if (!at.has(id)) at.set(id, []);
+      at.get(id).push(seat);
+    }
+    const s = this.size * UNIT;
+    const r = this.tokenR();
+    const perRow = Math.max(1, Math.floor(s / (2 * r)));
+    for (const [id, seats] of at) {
+      const p = this.byID.get(id);
+      if (!p) continue;
+      seats.sort((a, b) => a - b);
+      seats.forEach((seat, k) => {
+        const row = Math.floor(k / perRow) % 2;
+        const inRow = Math.min(perRow, seats.length - Math.floor(k / perRow) * perRow);
+        const col = k % perRow;
+        const x = p.x * UNIT + (col - (inRow - 1) / 2) * 2 * r;
+        const y = p.y * UNIT + (row === 0 ? -s / 2 : s / 2);
+        const t = this.tokens.get(seat);
+        t.style.transform = `translate(${x}px, ${y}px)`;
+        t.dataset.tile = id;
+      });
+    }
   }
 
   setOwners(owners) {

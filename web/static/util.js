@@ -1,16 +1,23 @@
 // Small helpers shared by the page's modules.
 
 // h builds an element: h("button", {class: "x", onclick: f}, "text", child…).
+// A boolean attribute is written when true and left out when false, except
+// ARIA states, which say "true" or "false" as ARIA wants.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
+    if (v === undefined || v === null) continue;
+    if (k.startsWith("aria-")) {
+      el.setAttribute(k, String(v));
+      continue;
+    }
+    if (v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else if (k === "class") el.className = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -25,7 +32,7 @@ export function svg(tag, attrs = {}, ...children) {
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -34,11 +41,12 @@ export function svg(tag, attrs = {}, ...children) {
 
 // api calls the server's JSON API and throws an Error carrying the
 // server's message (and diagnostics, for boards) when it fails. body is
-// sent as JSON; raw, if given, is sent as it is (a game file's text).
+// sent as JSON; raw, if given, is sent as it is (a game file's text, or a
+// Blob: a zip archive).
 export async function api(method, path, body, raw) {
   const opts = { method, headers: {} };
   if (raw !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
+    opts.headers["Content-Type"] = raw instanceof Blob ? raw.type || "application/octet-stream" : "application/json";
     opts.body = raw;
   } else if (body instanceof FormData) {
     opts.body = body;
@@ -68,7 +76,44 @@ export function secrets(matchID) {
 }
 
 export function saveSecrets(matchID, s) {
-  localStorage.setItem("tabula:" + matchID, JSON.stringify({ ...secrets(matchID), ...s }));
+  const prev = secrets(matchID);
+  localStorage.setItem("tabula:" + matchID, JSON.stringify({ ...prev, ...s, since: prev.since || Date.now() }));
+}
+
+// heldMatches lists the matches this browser holds secrets for (a seat's
+// token, the owner's secret or an invitation), newest first: "My matches".
+export function heldMatches() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const m = key && key.match(/^tabula:([0-9a-f]{12})$/);
+    if (!m) continue;
+    const s = secrets(m[1]);
+    if (s.token || s.owner || s.invite) out.push({ id: m[1], ...s });
+  }
+  return out.sort((a, b) => (b.since || 0) - (a.since || 0));
+}
+
+// forgetMatch drops what this browser holds for a match.
+export function forgetMatch(matchID) {
+  localStorage.removeItem("tabula:" + matchID);
+}
+
+// The secrets of the games this browser saved to the library, by game id:
+// whoever saved a game may rename and delete it.
+export function gameSecrets() {
+  try {
+    return JSON.parse(localStorage.getItem("tabula:games")) || {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveGameSecret(id, secret) {
+  const all = gameSecrets();
+  if (secret) all[id] = secret;
+  else delete all[id];
+  localStorage.setItem("tabula:games", JSON.stringify(all));
 }
 
 // secretQuery is the query string that gives the server a match's
@@ -81,8 +126,8 @@ export function secretQuery(s, extra = {}) {
   return text ? "?" + text : "";
 }
 
-// Player colours, by seat.
-export const colours = ["#e63946", "#1d70d6", "#2a9d3f", "#f4a30b", "#8e44ad", "#12a6a6", "#d6336c", "#6b4f2a", "#555", "#ff7f50", "#4b0082", "#2f4f4f"];
+// Player colours, by seat: dark enough for white text on them.
+export const colours = ["#d62839", "#1d6fd6", "#23803a", "#b86e00", "#8e44ad", "#0f8585", "#c2255c", "#6b4f2a", "#555", "#d9480f", "#4b0082", "#2f4f4f"];
 
 export function colour(seat) {
   return colours[seat % colours.length];
@@ -110,12 +155,36 @@ export function wrap(text, width) {
 }
 
 // token is a player's token on a board: a disc of the seat's colour with
-// the name's initial.
-export function token(p) {
+// the seat's number, the same as beside the name in the players' list, so
+// that Bob, Bot 1 and Bot 2 are told apart by more than their colour.
+export function token(p, r = 11) {
   return svg("g", { class: "token", "data-seat": p.seat },
-    svg("circle", { r: 11, fill: colour(p.seat), stroke: "#fff", "stroke-width": 2.5 }),
-    svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff" }, (p.name || "?").slice(0, 1).toUpperCase()),
-    svg("title", {}, p.name));
+    svg("circle", { r, fill: colour(p.seat), stroke: "#fff", "stroke-width": r / 4.4 }),
+    svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": r * 1.05, "font-weight": 700, fill: "#fff" }, String(p.seat + 1)),
+    svg("title", {}, `${p.name} (seat ${p.seat + 1})`));
+}
+
+// seatDot is the disc beside a player's name: the seat's colour and number,
+// as their token on the board shows them.
+export function seatDot(seat) {
+  return h("span", { class: "dot seat-dot", style: `background:${colour(seat)}`, "aria-hidden": "true" }, String(seat + 1));
+}
+
+// ago says how long ago a time was, in words ("3 min ago").
+export function ago(when, now = Date.now()) {
+  const s = Math.max(0, Math.round((now - new Date(when).getTime()) / 1000));
+  if (s < 45) return "just now";
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const hrs = Math.round(m / 60);
+  if (hrs < 24) return `${hrs} h ago`;
+  const d = Math.round(hrs / 24);
+  return d === 1 ? "yesterday" : `${d} days ago`;
+}
+
+// plural writes a count with its noun: plural(1, "seat") is "1 seat".
+export function plural(n, word, words = word + "s") {
+  return `${n} ${n === 1 ? word : words}`;
 }
 
 // showDice shows dice faces at the start of a page's controls, rolling
