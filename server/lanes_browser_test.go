@@ -483,4 +483,11 @@ func TestLanesInTheBrowser(t *testing.T) {
 	}
 	b.screenshot(ann, "lanes-finished.png")
 	b.screenshot(bob, "lanes-finished-phone.png")
+
+	// The replay shows the board at any point of the match.
+	b.run(ann, chromedp.Click(chromedp.ID("replay-link")), chromedp.WaitVisible(chromedp.ID("replay-first")),
+		chromedp.Click(chromedp.ID("replay-first")),
+		chromedp.Poll[chromedp.Void](`document.getElementById("lanes-status")?.textContent.startsWith("Round 1 of 3 · Deployment")`),
+		chromedp.Click(chromedp.ID("replay-last")),
+		chromedp.Poll[chromedp.Void](`document.getElementById("lanes-status")?.textContent.startsWith("Game over")`))
 }

@@ -62,7 +62,7 @@ function sideEl(v, seat, where) {
       p.name, you ? " (you)" : "", v.turn === seat && v.phase !== "over" ? h("span", { class: "badge turn-badge" }, "to play") : null,
       p.passed && v.phase !== "over" ? h("span", { class: "badge" }, "passed") : null),
     stat("energy", "energy", `${p.energy}/${p.maxEnergy}`, `energy now and its maximum (${p.energyPerRound} a round)`),
-    v.phase === "deployment" ? stat("budget", "budget", String(p.budget), "what is left of the deployment budget this round") : null,
+    stat("budget", "budget", String(p.budget), "what is left of the deployment budget this round"),
     stat("cpu", "CPU", `${p.cpu}/${p.cpuLimit}`, "drones on the board that count, and the limit"),
     stat("deck", "deck", String(p.deckCount), "cards in the deck"),
     stat("discard", "discard", String(p.discardCount), "cards in the discard pile"),

@@ -24,6 +24,7 @@ export class LanesPlay {
     this.kinds = new Map((page.drawing?.drones || []).map((d) => [d.name, d]));
     this.root = h("div", { class: "lanes", id: "lanes", tabindex: "-1", onclick: (e) => this.clicked(e) });
     this.statusEl = h("p", { class: "lanes-status", id: "lanes-status" });
+    this.sayEl = h("p", { id: "lanes-prompt", "aria-live": "polite" });
     this.fx = new LaneEffects(this.root, this.kinds);
     // Whether the keyboard is on the board or its controls: a redraw then
     // keeps it there.
@@ -268,24 +269,25 @@ export class LanesPlay {
   // and the buttons: pass, confirm, cancel; and every legal command as a
   // list for those who prefer one.
   renderControls(v, busy = false) {
-    const page = this.page;
-    const c = page.controls;
-    c.replaceChildren();
-    if (!v || v.phase === "over") return;
+    const c = this.page.controls;
+    // The line saying what to do stays in place, so that screen readers
+    // tell its changes.
+    const say = this.sayEl;
+    for (const el of [...c.children]) if (el !== say) el.remove();
+    if (say.parentNode !== c) c.prepend(say);
+    const tell = (text, cls = "hint") => {
+      say.textContent = text;
+      say.className = cls;
+    };
+    if (!v || v.phase === "over") return tell("");
     if (busy) {
-      c.append(h("p", { class: "hint", id: "lanes-wait" }, "Showing what happened… ",
-        h("button", { type: "button", class: "link", id: "skip", onclick: () => this.fx.skipAll() }, "skip (Esc)")));
+      tell("Showing what happened… ");
+      c.append(h("button", { type: "button", class: "link", id: "skip", onclick: () => this.fx.skipAll() }, "skip (Esc)"));
       return;
     }
-    if (!this.legal.length) {
-      if (v.turn >= 0) c.append(h("p", { class: "hint", id: "waiting" }, `Waiting for ${v.players[v.turn]?.name}…`));
-      return;
-    }
-    if (this.waiting) {
-      c.append(h("p", { class: "hint", id: "sent" }, "Sent…"));
-      return;
-    }
-    c.append(h("p", { class: "ask", id: "lanes-prompt" }, this.prompt(v)));
+    if (!this.legal.length) return tell(v.turn >= 0 ? `Waiting for ${v.players[v.turn]?.name}…` : "");
+    if (this.waiting) return tell("Sent…");
+    tell(this.prompt(v), "ask");
     const squad = [...new Set(this.paths.map((p) => p.path[0]).filter((k) => k.startsWith("squad:")))];
     if (squad.length) {
       c.append(h("div", { class: "squad", role: "group", "aria-label": "your squad: choose a drone to deploy" },
