@@ -65,13 +65,22 @@ const lanesNow = `(() => {
     over: document.getElementById("app").dataset.over === "true"});
 })()`
 
-// lanesAct plays the first attack a person finds by clicking their drones
-// one after the other and, on each, a highlighted ship section or enemy
-// drone; without one they pass. It says what it did.
+// lanesAct plays as a hurried person would: while deploying, the first
+// drone of the squad into the first lane offered; then the first attack
+// they find by clicking their drones one after the other and, on each, a
+// highlighted ship section or enemy drone; without one they pass. It says
+// what it did.
 const lanesAct = `(() => {
   const L = document.getElementById("lanes");
   if (!L || L.dataset.animating || L.dataset.turn !== L.dataset.you) return "";
   const you = L.dataset.you, opp = String(1 - Number(you));
+  const squad = document.querySelector("#controls .squad-drone.candidate");
+  if (squad) {
+    squad.click();
+    const lane = L.querySelector(".lane-target.candidate");
+    if (lane) { lane.click(); return "deploy " + squad.dataset.key; }
+    document.getElementById("cancel").click();
+  }
   for (const d of L.querySelectorAll('.drone.candidate[data-seat="' + you + '"]')) {
     d.click();
     const t = L.querySelector(".ship-section.candidate") || L.querySelector('.drone.candidate[data-seat="' + opp + '"]');
@@ -125,31 +134,7 @@ func TestLanesInTheBrowser(t *testing.T) {
 
 	b := newBrowser(t, exe)
 	ann, bob, watcher := b.person(), b.person(), b.person()
-	// Every page's script errors are failures.
-	var mu sync.Mutex
-	var scriptErrors []string
-	for _, ctx := range []context.Context{ann, bob, watcher} {
-		messages := chromedp.Console(ctx)
-		go func() {
-			for msg, err := range messages {
-				if err != nil {
-					return
-				}
-				if msg.IsException() || msg.Type == "error" && msg.Source == "" {
-					mu.Lock()
-					scriptErrors = append(scriptErrors, msg.String())
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	defer func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, e := range scriptErrors {
-			t.Errorf("a page's script failed: %s", e)
-		}
-	}()
+	defer failOnScriptErrors(t, ann, bob, watcher)()
 	b.run(bob, phone())
 	for _, p := range []struct {
 		ctx  context.Context
@@ -166,22 +151,7 @@ func TestLanesInTheBrowser(t *testing.T) {
 		t.Fatalf("starting: %d", st)
 	}
 	people := map[string]context.Context{"Ann": ann, "Bob": bob, "the watcher": watcher}
-	// A failure leaves what each person saw.
-	t.Cleanup(func() {
-		if !t.Failed() {
-			return
-		}
-		for who, ctx := range people {
-			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			if text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`)); err == nil {
-				t.Logf("%s sees:\n%s", who, text)
-			}
-			if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
-				os.WriteFile(filepath.Join(artifacts(t), "lanes-failed-"+strings.Fields(who)[len(strings.Fields(who))-1]+".png"), shot, 0o644)
-			}
-			cancel()
-		}
-	})
+	leaveWhatTheySaw(t, people)
 	for _, ctx := range people {
 		b.run(ctx, chromedp.WaitVisible(chromedp.ID("lanes")))
 	}
@@ -443,25 +413,7 @@ func TestLanesInTheBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	did := map[string]int{}
-	for i := 0; ; i++ {
-		if i > 2000 {
-			t.Fatalf("the game did not end: %v; Ann sees %s", did, b.eval(ann, `document.body.innerText`))
-		}
-		moved := false
-		for _, ctx := range []context.Context{ann, bob} {
-			if a := b.eval(ctx, lanesAct); a != "" {
-				did[strings.Fields(a)[0]]++
-				moved = true
-			}
-		}
-		if now(ann).Over && now(bob).Over {
-			break
-		}
-		if !moved {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	did := playOut(t, b, ann, bob)
 	t.Logf("after the driven moves: %v", did)
 	for who, ctx := range people {
 		b.run(ctx, chromedp.Poll[chromedp.Void](`document.getElementById("app").dataset.over === "true" && !!document.getElementById("game-over")`))
@@ -490,4 +442,110 @@ func TestLanesInTheBrowser(t *testing.T) {
 		chromedp.Poll[chromedp.Void](`document.getElementById("lanes-status")?.textContent.startsWith("Round 1 of 3 · Deployment")`),
 		chromedp.Click(chromedp.ID("replay-last")),
 		chromedp.Poll[chromedp.Void](`document.getElementById("lanes-status")?.textContent.startsWith("Game over")`))
+}
+
+// failOnScriptErrors collects the uncaught exceptions and console errors
+// of people's pages; the function it returns fails the test for each.
+func failOnScriptErrors(t *testing.T, people ...context.Context) func() {
+	var mu sync.Mutex
+	var errs []string
+	for _, ctx := range people {
+		messages := chromedp.Console(ctx)
+		go func() {
+			for msg, err := range messages {
+				if err != nil {
+					return
+				}
+				if msg.IsException() || msg.Type == "error" && msg.Source == "" {
+					mu.Lock()
+					errs = append(errs, msg.String())
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range errs {
+			t.Errorf("a page's script failed: %s", e)
+		}
+	}
+}
+
+// leaveWhatTheySaw keeps, when the test fails, each person's page: its
+// text in the test's log and a screenshot in the artifacts.
+func leaveWhatTheySaw(t *testing.T, people map[string]context.Context) {
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for who, ctx := range people {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			if text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`)); err == nil {
+				t.Logf("%s sees:\n%s", who, text)
+			}
+			if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+				name := strings.ReplaceAll(strings.TrimPrefix(who, "the "), " ", "-")
+				os.WriteFile(filepath.Join(artifacts(t), "lanes-failed-"+name+".png"), shot, 0o644)
+			}
+			cancel()
+		}
+	})
+}
+
+// playOut plays the players' pages with lanesAct until the game is over on
+// every one of them, and counts what they did.
+func playOut(t *testing.T, b *browser, players ...context.Context) map[string]int {
+	t.Helper()
+	did := map[string]int{}
+	for i := 0; ; i++ {
+		if i > 3000 {
+			t.Fatalf("the game did not end: %v", did)
+		}
+		moved, over := false, true
+		for _, ctx := range players {
+			if a := b.eval(ctx, lanesAct); a != "" {
+				did[strings.Fields(a)[0]]++
+				moved = true
+			}
+			over = over && b.eval(ctx, `document.getElementById("app").dataset.over || ""`) == "true"
+		}
+		if over {
+			return did
+		}
+		if !moved {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// One person plays the bundled drone lane game against a bot on a phone
+// to its end: the bot answers at once, the page shows its moves in order
+// and gives the turn back.
+func TestLanesAgainstABotInTheBrowser(t *testing.T) {
+	exe := chromium(t)
+	ts := newPageServer(t, Options{})
+	tb := ts.newTable("drone-lanes", 2, []string{"Ann"}, true, true, map[string]any{"maxRounds": 2})
+	b := newBrowser(t, exe)
+	ann := b.person()
+	defer failOnScriptErrors(t, ann)()
+	leaveWhatTheySaw(t, map[string]context.Context{"Ann": ann})
+	secrets, _ := json.Marshal(map[string]string{"token": tb.tokens[0]})
+	b.run(ann, phone(), chromedp.Navigate(ts.hs.URL+"/"))
+	b.eval(ann, `localStorage.setItem("tabula:`+tb.ID+`", `+strconv.Quote(string(secrets))+`), ""`)
+	b.run(ann, chromedp.Navigate(ts.hs.URL+"/m/"+tb.ID), chromedp.WaitVisible(chromedp.ID("lanes")))
+	if you := b.eval(ann, `document.getElementById("lanes").dataset.you`); you != "0" {
+		t.Fatalf("Ann's page plays seat %q", you)
+	}
+	did := playOut(t, b, ann)
+	t.Logf("Ann: %v", did)
+	if did["deploy"] == 0 || did["attack"] == 0 {
+		t.Errorf("Ann could not deploy and attack: %v", did)
+	}
+	b.run(ann, chromedp.Poll[chromedp.Void](`!!document.getElementById("game-over") && !document.getElementById("lanes").dataset.animating`))
+	if w := b.eval(ann, `document.documentElement.scrollWidth + " " + window.innerWidth`); strings.Fields(w)[0] != strings.Fields(w)[1] {
+		t.Errorf("the phone scrolls sideways: page width %s", w)
+	}
+	b.screenshot(ann, "lanes-bot-phone.png")
 }

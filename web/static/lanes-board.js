@@ -10,7 +10,7 @@ export const LANES = 3;
 
 // sides returns the seats shown at the top and at the bottom: the
 // viewer's own side at the bottom (a spectator sees the first seat there).
-export function sides(v) {
+function sides(v) {
   const bottom = v.you === 1 ? 1 : 0;
   return { top: 1 - bottom, bottom };
 }
