@@ -526,7 +526,7 @@ func playOut(t *testing.T, b *browser, players ...context.Context) map[string]in
 func TestLanesAgainstABotInTheBrowser(t *testing.T) {
 	exe := chromium(t)
 	ts := newPageServer(t, Options{})
-	tb := ts.newTable("drone-lanes", 2, []string{"Ann"}, true, true, map[string]any{"maxRounds": 2})
+	tb := ts.newTable("drone-lanes", 2, []string{"Ann"}, true, true, map[string]any{"maxRounds": 1})
 	b := newBrowser(t, exe)
 	ann := b.person()
 	defer failOnScriptErrors(t, ann)()
