@@ -138,7 +138,7 @@ func (m *Match) entry(i int, r record) game.Entry {
 	case recMoved:
 		e.Text = fmt.Sprintf("%s moves from %s to %s", piece, space(r.from), space(r.to))
 		if d.geo[r.seat].goal[r.to] && !d.geo[r.seat].goal[r.from] {
-			e.Text = fmt.Sprintf("%s moves from %s home to %s", piece, space(r.from), space(r.to))
+			e.Text = fmt.Sprintf("%s moves from %s to %s, home", piece, space(r.from), space(r.to))
 		}
 		e.At, e.Data = space(r.to), moveData{From: space(r.from), To: space(r.to)}
 		e.Detail = fmt.Sprintf("MOVED %s→%s with a %d", space(r.from), space(r.to), r.amount)

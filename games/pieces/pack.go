@@ -12,6 +12,7 @@ import (
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/scenario"
 )
 
 // Pack is the pieces pack. It holds the engine rules every match shares
@@ -36,6 +37,7 @@ var (
 	_ game.Cloner       = (*Match)(nil)
 	_ game.Evaluator    = (*Match)(nil)
 	_ game.Determinizer = (*Match)(nil)
+	_ scenario.Runner   = (*Pack)(nil)
 )
 
 // effectSet holds the typed handles of the pack's effects.
