@@ -15,6 +15,7 @@ type baseline struct {
 	rollAgain, enterOn        []bool
 	sides                     int
 	maxRounds                 int
+	wait                      int
 	// progress of each piece, seat by seat: -1 at home, then 0 … track+lane-1.
 	progress []int
 	// ring holds the piece on each ring space, or -1.
@@ -30,7 +31,7 @@ type baselineResult struct {
 func newBaseline(d *Definition, players int) *baseline {
 	b := &baseline{track: d.Track, lane: d.Lane, per: d.Pieces, players: players, offsets: d.Offsets[:players],
 		rollAgain: d.rollAgain, enterOn: d.enterOn, sides: d.Dice.Sides, maxRounds: DefaultMaxRounds,
-		progress: make([]int, players*d.Pieces), ring: make([]int, d.Track), dice: rng.New(0)}
+		progress: make([]int, players*d.Pieces), ring: make([]int, d.Track), dice: rng.New(0), wait: d.entryWait()}
 	return b
 }
 
@@ -45,7 +46,7 @@ func (b *baseline) cell(seat, progress int) int {
 // dist is the steps left to the lane, as the pack's bot counts them.
 func (b *baseline) dist(progress int) int {
 	if progress < 0 {
-		return b.track + 1
+		return b.track + 1 + b.wait
 	}
 	return max(b.track-progress, 0)
 }

@@ -3,6 +3,7 @@ package pieces
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -441,6 +442,36 @@ func (d *Definition) zoneSpaces(f *gameFile, z zone, what string) ([]int, bool) 
 	return spaces, true
 }
 
+// entryWait is the steps a piece at its start loses, on average, waiting
+// for a roll that brings it out: the rolls missed times the mean roll.
+func (d *Definition) entryWait() int {
+	if d.enterOn == nil {
+		return 0
+	}
+	// The chance of each total, die by die.
+	ways := []float64{1}
+	for range d.Dice.Count {
+		next := make([]float64, len(ways)+d.Dice.Sides)
+		for t, w := range ways {
+			for f := 1; f <= d.Dice.Sides; f++ {
+				next[t+f] += w / float64(d.Dice.Sides)
+			}
+		}
+		ways = next
+	}
+	p := 0.0
+	for t, w := range ways {
+		if t < len(d.enterOn) && d.enterOn[t] {
+			p += w
+		}
+	}
+	if p <= 0 {
+		return 0
+	}
+	mean := float64(d.Dice.Count*(d.Dice.Sides+1)) / 2
+	return int(math.Round((1 - p) / p * mean))
+}
+
 // idList shows a board's ids in a message, the first few of a long list.
 func idList(ids []string) string {
 	if len(ids) > 12 {
@@ -499,9 +530,12 @@ const (
 
 // buildDistances counts, for every player and space, the steps from the
 // space to the player's nearest goal space along the board's connections
-// (Trouble: along the player's own path), for the bots' judgement.
+// (Trouble: along the player's own path), for the bots' judgement. A piece
+// at its start is further by the steps it loses, on average, waiting for a
+// roll that brings it out.
 func (d *Definition) buildDistances() {
 	n := len(d.Spaces)
+	wait := d.entryWait()
 	for i := range d.geo {
 		g := &d.geo[i]
 		g.dist = make([]int, n)
@@ -533,6 +567,11 @@ func (d *Definition) buildDistances() {
 						queue = append(queue, p)
 					}
 				}
+			}
+		}
+		for _, s := range g.Start {
+			if g.dist[s] >= 0 {
+				g.dist[s] += wait
 			}
 		}
 		for s := range n {
