@@ -133,19 +133,19 @@ func (m *Match) entry(i int, r record) game.Entry {
 		e.Detail = fmt.Sprintf("a %d rolls again", r.amount)
 	case recEntered:
 		e.Text = fmt.Sprintf("%s comes out", piece)
-		e.At, e.Data = space(r.to), moveData{From: space(r.from), To: space(r.to)}
+		e.At, e.Data = space(r.to), m.moveData(r)
 		e.Detail = fmt.Sprintf("ENTERED %s→%s", space(r.from), space(r.to))
 	case recMoved:
 		e.Text = fmt.Sprintf("%s moves from %s to %s", piece, space(r.from), space(r.to))
 		if d.geo[r.seat].goal[r.to] && !d.geo[r.seat].goal[r.from] {
 			e.Text = fmt.Sprintf("%s moves from %s to %s, home", piece, space(r.from), space(r.to))
 		}
-		e.At, e.Data = space(r.to), moveData{From: space(r.from), To: space(r.to)}
+		e.At, e.Data = space(r.to), m.moveData(r)
 		e.Detail = fmt.Sprintf("MOVED %s→%s with a %d", space(r.from), space(r.to), r.amount)
 	case recCaptured:
 		e.Text = fmt.Sprintf("%s is sent home by %s", m.pieceName(int(r.other)), who)
 		e.At, e.Target = space(r.from), m.pieceName(int(r.other))
-		e.Data = moveData{From: space(r.from), To: space(r.to), Piece: int(r.other)%d.Pieces + 1, Seat: int(r.other) / d.Pieces}
+		e.Data = moveData{From: space(r.from), To: space(r.to), Seat: int(r.other) / d.Pieces, Piece: int(r.other)%d.Pieces + 1}
 		e.Detail = fmt.Sprintf("CAPTURED on %s, back to %s", space(r.from), space(r.to))
 	case recPlaced:
 		if r.amount == 1 {
@@ -169,7 +169,7 @@ func (m *Match) entry(i int, r record) game.Entry {
 	case recDisplaced, recTeleported:
 		e.Kind, e.At = "fired", space(r.to)
 		e.Text = fmt.Sprintf("%s is moved from %s to %s", piece, space(r.from), space(r.to))
-		e.Data = moveData{From: space(r.from), To: space(r.to)}
+		e.Data = m.moveData(r)
 		e.Detail = fmt.Sprintf("%s %s→%s", recTypes[r.kind], space(r.from), space(r.to))
 	case recStopped:
 		e.Kind, e.At = "fired", space(r.to)
@@ -183,13 +183,20 @@ func (m *Match) entry(i int, r record) game.Entry {
 	return e
 }
 
-// moveData is what a page needs to animate a move or a capture.
+// moveData is what a page needs to animate a move or a capture: the
+// piece that moves (the one sent back, for a capture), by its seat and
+// its number from 1, and from where to where.
 type moveData struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-	// Seat and Piece (from 1) name the piece sent back by a capture.
-	Seat  int `json:"seat,omitempty"`
-	Piece int `json:"piece,omitempty"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Seat  int    `json:"seat"`
+	Piece int    `json:"piece"`
+}
+
+// moveData is the move of a record's piece.
+func (m *Match) moveData(r record) moveData {
+	d := m.def
+	return moveData{From: d.Spaces[r.from].ID, To: d.Spaces[r.to].ID, Seat: int(r.piece) / d.Pieces, Piece: int(r.piece)%d.Pieces + 1}
 }
 
 func plural(n int, word string) string {
