@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -251,4 +252,81 @@ func TestSchemaValidatesTheGames(t *testing.T) {
 			t.Errorf("%s:\n%s", path, r.List)
 		}
 	}
+}
+
+// The settings of the original's configuration and rules are honoured.
+func TestSettingsAreHonoured(t *testing.T) {
+	start := func(t *testing.T, data []byte, dice []int, setup pieces.SetupSpec) *pieces.Match {
+		t.Helper()
+		src, _ := game.FromBytes("game.json", data, game.Limits{})
+		def, list := pieces.NewPack().LoadDefinition(src)
+		if def == nil {
+			t.Fatal(list)
+		}
+		m, err := def.NewMatch(game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1, Dice: dice})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.SetUp(setup); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	roll := func(t *testing.T, m *pieces.Match) {
+		t.Helper()
+		if err := m.Play(m.State().Turn, pieces.Command{Roll: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	where := func(m *pieces.Match, seat int) string {
+		v := m.View(seat).(pieces.View)
+		var out []string
+		for _, pc := range v.Players[seat].Pieces {
+			out = append(out, pc.Space)
+		}
+		return strings.Join(out, " ")
+	}
+	t.Run("allowCapture false: an opponent blocks", func(t *testing.T) {
+		m := start(t, edit(t, "trouble.json", map[string]any{"engine.config.allowCapture": false}), []int{4},
+			pieces.SetupSpec{Pieces: map[string][]string{"Ann": {"t3"}, "Bob": {"t7"}}})
+		roll(t, m)
+		if got := where(m, 0); got != "t3 p0-home-1 p0-home-2 p0-home-3" {
+			t.Fatalf("Ann's pieces: %s", got)
+		}
+	})
+	t.Run("piecesPerPlayer", func(t *testing.T) {
+		m := start(t, edit(t, "trouble.json", map[string]any{"engine.config.piecesPerPlayer": 2}), nil, pieces.SetupSpec{})
+		if got := where(m, 1); got != "p1-home-0 p1-home-1" {
+			t.Fatalf("Bob's pieces: %s", got)
+		}
+	})
+	t.Run("two dice, a 7 rolls again, any roll comes out", func(t *testing.T) {
+		m := start(t, edit(t, "trouble.json", map[string]any{"rules.diceRolling.diceCount": 2, "rules.diceRolling.rollAgainOn": []int{7},
+			"engine.config.enterOn": []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}), []int{3, 4, 1, 1}, pieces.SetupSpec{})
+		roll(t, m) // 3+4: a piece comes out on t0, and Ann rolls again
+		if s := m.State(); s.Turn != 0 || s.Roll != 7 || !slices.Equal(s.Dice, []int{3, 4}) {
+			t.Fatalf("turn %d, roll %d (%v)", s.Turn, s.Roll, s.Dice)
+		}
+		roll(t, m) // 1+1: piece 2 cannot come out onto piece 1, which goes on to t2
+		if got := where(m, 0); got != "t2 p0-home-1 p0-home-2 p0-home-3" || m.State().Turn != 1 {
+			t.Fatalf("Ann's pieces: %s; turn %d", got, m.State().Turn)
+		}
+	})
+	t.Run("trackLength, finishLength and startOffsets", func(t *testing.T) {
+		// A smaller ring, t0…t13, lanes of two: Bob starts on t7 and goes
+		// into his lane after t6.
+		data := edit(t, "trouble.json", map[string]any{"engine.config.trackLength": 14, "engine.config.finishLength": 2,
+			"engine.config.piecesPerPlayer": 2, "engine.config.startOffsets": []int{0, 7}, "requirements.maxPlayers": 2})
+		m := start(t, data, []int{6, 6, 3}, pieces.SetupSpec{Pieces: map[string][]string{"Bob": {"t4"}}, Turn: "Bob"})
+		roll(t, m) // 6: t4 is 11 steps on, and 6 more pass the lane's end: piece 2 comes out on t7
+		roll(t, m) // 6 again: piece 2 to t13
+		roll(t, m) // 3: piece 1 into the lane, or piece 2 round to t2
+		var got []string
+		for _, c := range m.Legal(1) {
+			got = append(got, c.Text)
+		}
+		if want := "Move piece 1 from t4 to p1-f0|Move piece 2 from t13 to t2"; strings.Join(got, "|") != want {
+			t.Fatalf("moves %q, want %q", got, want)
+		}
+	})
 }

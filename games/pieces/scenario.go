@@ -136,15 +136,17 @@ func (p *Pack) startScenario(sc *Scenario, dir string) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("players, rolls: %v", err)
 	}
-	if err := m.setUp(sc.Setup, sc.Players); err != nil {
+	if err := m.SetUp(sc.Setup); err != nil {
 		return nil, fmt.Errorf("setup: %v", err)
 	}
 	return m, nil
 }
 
-// setUp places the pieces and gives the turn as a scenario says.
-func (m *Match) setUp(st SetupSpec, names []string) error {
+// SetUp places the pieces and gives the turn as a scenario says, before
+// the first command.
+func (m *Match) SetUp(st SetupSpec) error {
 	s, d := m.s, m.def
+	names := s.Players
 	if st.Turn != "" {
 		seat := slices.Index(names, st.Turn)
 		if seat < 0 {
