@@ -2,8 +2,9 @@ package pieces
 
 import (
 	"context"
-	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
@@ -11,11 +12,14 @@ import (
 )
 
 // The benchmarks play whole games of the bundled Trouble board with the
-// pack's bot in every seat: through the generic simulator (BenchmarkSimulate),
-// through the game interface alone (BenchmarkPlay), and as plain Go
-// (BenchmarkBaseline). TestBaselinePlaysTheSameGames checks that all three
-// play the same games, so their ratio is the cost of the engine, the log
-// and the game interface.
+// pack's bot in every seat, four players: through the generic simulator
+// (BenchmarkSimulate), through the game interface alone (BenchmarkPlay),
+// and as plain Go (BenchmarkBaseline). TestBaselinePlaysTheSameGames
+// checks that they play the same games, so their ratio is the cost of the
+// engine, the log and the game interface. BenchmarkRatio plays the same
+// games both ways in turn, in one loop, and reports the ratio of their CPU
+// times: on a machine shared with other work, wall-clock times swing far
+// more than CPU times do.
 //
 //	go test ./games/pieces -run '^$' -bench . -benchmem -count 5
 
@@ -37,13 +41,56 @@ func troubleDef(t testing.TB) *Definition {
 func BenchmarkSimulate(b *testing.B) {
 	def := troubleDef(b)
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for i := 0; b.Loop(); i++ {
-		r, err := sim.Run(context.Background(), def, sim.Config{Games: benchGames, Players: benchPlayers, Seed: uint64(i), Workers: 1})
-		if err != nil || r.Failed.Games > 0 {
-			b.Fatal(err, r.Failed)
-		}
+		simulate(b, def, uint64(i))
 	}
-	b.ReportMetric(float64(benchGames)*float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	report(b, cpu)
+}
+
+func simulate(b *testing.B, def *Definition, seed uint64) {
+	r, err := sim.Run(context.Background(), def, sim.Config{Games: benchGames, Players: benchPlayers, Seed: seed, Workers: 1})
+	if err != nil || r.Failed.Games > 0 {
+		b.Fatal(err, r.Failed)
+	}
+}
+
+// report adds games per second and the CPU time per game (user and
+// system, every thread of the process: the garbage collector's too) to a
+// benchmark of benchGames games an op.
+func report(b *testing.B, cpu time.Duration) {
+	games := float64(benchGames) * float64(b.N)
+	b.ReportMetric(games/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/games, "cpu-µs/game")
+}
+
+// cpuTime is the process's CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkRatio plays benchGames games with the simulator, then the same
+// games with the baseline, in each op, and reports the ratio of their CPU
+// times.
+func BenchmarkRatio(b *testing.B) {
+	def := troubleDef(b)
+	bl := newBaseline(def, len(benchPlayers))
+	var pack, base time.Duration
+	for i := 0; b.Loop(); i++ {
+		t0 := cpuTime()
+		simulate(b, def, uint64(i))
+		t1 := cpuTime()
+		for g := range benchGames {
+			bl.play(sim.GameSeed(uint64(i), g))
+		}
+		pack, base = pack+t1-t0, base+cpuTime()-t1
+	}
+	b.ReportMetric(float64(pack)/float64(base), "sim/baseline")
+	games := float64(benchGames) * float64(b.N)
+	b.ReportMetric(float64(pack.Microseconds())/games, "sim-cpu-µs/game")
+	b.ReportMetric(float64(base.Microseconds())/games, "baseline-cpu-µs/game")
 }
 
 // BenchmarkPlay plays benchGames games an op through the game interface:
@@ -52,12 +99,13 @@ func BenchmarkPlay(b *testing.B) {
 	def := troubleDef(b)
 	r := rng.New(1).Stream("bots")
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for i := 0; b.Loop(); i++ {
 		for g := range benchGames {
 			playBotGame(b, def, sim.GameSeed(uint64(i), g), r)
 		}
 	}
-	b.ReportMetric(float64(benchGames)*float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	report(b, cpu)
 }
 
 func playBotGame(t testing.TB, def *Definition, seed uint64, r *rng.Stream) game.Match {
@@ -82,12 +130,13 @@ func BenchmarkBaseline(b *testing.B) {
 	def := troubleDef(b)
 	bl := newBaseline(def, len(benchPlayers))
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for i := 0; b.Loop(); i++ {
 		for g := range benchGames {
 			bl.play(sim.GameSeed(uint64(i), g))
 		}
 	}
-	b.ReportMetric(float64(benchGames)*float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	report(b, cpu)
 }
 
 // The baseline plays the same games as the pack: the same winner, rolls,
@@ -154,5 +203,3 @@ func playHalf(t testing.TB, def *Definition) *Match {
 	}
 	return m
 }
-
-var _ = fmt.Sprint

@@ -142,6 +142,9 @@ func (p *Pack) compile(f *gameFile) *Definition {
 	d.buildTriggers()
 	d.buildDistances()
 	d.writeCommands()
+	for i := range d.MaxPlayers {
+		d.seatNames = append(d.seatNames, "seat "+strconv.Itoa(i+1))
+	}
 	return d
 }
 

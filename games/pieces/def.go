@@ -61,6 +61,8 @@ type Definition struct {
 	// commands holds the JSON of every move command, piece by piece and
 	// space by space, when there are not too many (see command).
 	commands [][]byte
+	// seatNames name the seats in tallies: "seat 1"…
+	seatNames []string
 }
 
 // maxCommands bounds the move commands a definition keeps written out.
@@ -216,12 +218,17 @@ func (d *Definition) NewMatch(s game.Setup) (*Match, error) {
 // triggers and its dice stream, and nothing run yet.
 func (d *Definition) newMatch(st *State, seed uint64) *Match {
 	m := &Match{def: d, s: st, seats: len(st.Players), movesKey: -1}
-	m.e = engine.NewMatch(d.pack.rules, m, seed, st.Players)
+	rules := d.pack.plain
+	if len(d.triggers) > 0 {
+		rules = d.pack.rules
+	}
+	m.e = engine.NewMatch(rules, m, seed, st.Players)
 	for _, t := range d.triggers {
 		m.e.Index.Add(t.def, engine.System, engine.NoPlayer, engine.LocationID(t.space), int64(t.space))
 	}
 	m.dice = m.e.RNG.Stream("dice")
 	m.tally = make([]int, m.seats*tallySeat+len(d.Spaces)*tallySpace)
+	m.recount()
 	return m
 }
 

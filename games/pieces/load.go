@@ -445,6 +445,8 @@ const (
 	maxDice   = 10
 	maxSides  = 100
 	maxRoll   = maxDice * maxSides
+	// maxTriggers bounds a space's triggers.
+	maxTriggers = 255
 )
 
 // winTypes are the win conditions a game of pieces may declare.
@@ -645,6 +647,10 @@ func readSpace(pt *part, v any, ptr string) (rawSpace, bool) {
 		}
 	}
 	if trs, ok := pt.arr(m, ptr, "triggers"); ok {
+		if len(trs) > maxTriggers {
+			pt.errorf(ptr+"/triggers", "a space has at most %d triggers, not %d", maxTriggers, len(trs))
+			trs = trs[:maxTriggers]
+		}
 		for j, tv := range trs {
 			if t, ok := readTrigger(pt, tv, fmt.Sprintf("%s/triggers/%d", ptr, j)); ok {
 				s.Triggers = append(s.Triggers, t)

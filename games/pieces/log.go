@@ -9,26 +9,33 @@ import (
 	"github.com/tabulagames/tabula/game"
 )
 
-// record is one line of a match's log, kept small: its words are made
-// only when someone reads the log.
+// record is one line of a match's log, kept small (16 bytes, no
+// pointer): its words are made only when someone reads the log.
 type record struct {
-	kind  uint8
-	all   bool // a prompt to everybody
+	kind uint8
+	// flag is set on a prompt to everybody, and on a roll no piece can
+	// use.
+	flag  bool
 	depth int8
 	seat  int8
 	// piece is the piece concerned, other the piece it sent back (or the
-	// trigger's index on its space, for a prompt).
-	piece, other int16
-	from, to     int32
-	amount       int32
-	chain        int32
+	// trigger's index on its space, for a prompt): a game has at most
+	// maxSeats × maxPieces pieces, a space maxTriggers triggers.
+	piece, other uint8
+	// amount is a roll, a place, or the round (up to maxRound).
+	amount int16
+	// from and to are spaces (a board has at most maxSpaces).
+	from, to int16
+	chain    int32
 }
+
+// maxRound is the highest round a record tells.
+const maxRound = 1<<15 - 1
 
 // The kinds of records, with the type a log entry gives them.
 const (
 	recStart uint8 = iota
 	recRolled
-	recNoMove
 	recAgain
 	recEntered
 	recMoved
@@ -44,7 +51,7 @@ const (
 )
 
 var recTypes = [...]string{
-	recStart: "GAME_STARTED", recRolled: "ROLLED", recNoMove: "NO_MOVE", recAgain: "ROLL_AGAIN",
+	recStart: "GAME_STARTED", recRolled: "ROLLED", recAgain: "ROLL_AGAIN",
 	recEntered: "ENTERED", recMoved: "MOVED", recCaptured: "CAPTURED", recPlaced: "PLACED",
 	recTurn: "TURN_STARTED", recOver: "GAME_OVER", recPrompt: "PROMPTED", recDisplaced: DisplacePlayer,
 	recTeleported: SetPlayerSpace, recStopped: ForceStop, recStays: "MOVE_REFUSED",
@@ -53,8 +60,8 @@ var recTypes = [...]string{
 // record adds a record to the log, in the chain and at the depth of the
 // effect writing it.
 func (m *Match) record(c *engine.Ctx, r record) {
-	r.chain = m.e.Chain()
 	r.depth = int8(min(c.Depth(), 127))
+	r.chain = m.e.Chain()
 	m.log.add(r)
 }
 
@@ -62,18 +69,18 @@ func (m *Match) record(c *engine.Ctx, r record) {
 const chunk = 256
 
 // journal is a log kept in chunks of equal size, so that it grows without
-// copying. Full chunks are never written again: a clone shares them.
+// copying, and adding a record writes no pointer. Full chunks are never
+// written again: a clone shares them.
 type journal struct {
-	chunks [][]record
+	chunks []*[chunk]record
 	n      int
 }
 
 func (j *journal) add(r record) {
 	if j.n%chunk == 0 {
-		j.chunks = append(j.chunks, make([]record, 0, chunk))
+		j.chunks = append(j.chunks, new([chunk]record))
 	}
-	last := len(j.chunks) - 1
-	j.chunks[last] = append(j.chunks[last], r)
+	j.chunks[j.n/chunk][j.n%chunk] = r
 	j.n++
 }
 
@@ -82,8 +89,9 @@ func (j *journal) at(i int) record { return j.chunks[i/chunk][i%chunk] }
 // copy returns a journal that shares the full chunks and copies the last.
 func (j *journal) copy() journal {
 	c := journal{chunks: slices.Clone(j.chunks), n: j.n}
-	if last := len(c.chunks) - 1; last >= 0 && len(c.chunks[last]) < chunk {
-		c.chunks[last] = append(make([]record, 0, chunk), c.chunks[last]...)
+	if last := len(c.chunks) - 1; last >= 0 && j.n%chunk != 0 {
+		cp := *c.chunks[last]
+		c.chunks[last] = &cp
 	}
 	return c
 }
@@ -113,7 +121,7 @@ func (m *Match) entry(i int, r record) game.Entry {
 	if r.seat >= 0 && int(r.seat) < len(s.Players) {
 		who = s.Players[r.seat]
 	}
-	space := func(i int32) string { return d.Spaces[i].ID }
+	space := func(i int16) string { return d.Spaces[i].ID }
 	piece := ""
 	if r.kind >= recEntered && r.kind != recPlaced && r.kind != recTurn && r.kind != recOver {
 		piece = m.pieceName(int(r.piece))
@@ -126,8 +134,10 @@ func (m *Match) entry(i int, r record) game.Entry {
 	case recRolled:
 		e.Text = fmt.Sprintf("%s rolls %d", who, r.amount)
 		e.Detail = fmt.Sprintf("ROLLED %d", r.amount)
-	case recNoMove:
-		e.Text = fmt.Sprintf("No piece of %s's can move with a %d", who, r.amount)
+		if r.flag {
+			e.Text += ": no piece can move"
+			e.Detail += ", no move"
+		}
 	case recAgain:
 		e.Text = fmt.Sprintf("%s rolls again", who)
 		e.Detail = fmt.Sprintf("a %d rolls again", r.amount)
@@ -162,7 +172,7 @@ func (m *Match) entry(i int, r record) game.Entry {
 		t := d.Spaces[r.to].Triggers[r.other]
 		e.Kind, e.At = "fired", space(r.to)
 		e.Text = expand(t.Action.Message, who, piece)
-		if !r.all {
+		if !r.flag {
 			e.Text = who + ": " + e.Text
 		}
 		e.Detail = fmt.Sprintf("%s on %s fired: %s", t.When, space(r.to), t.Action.Type)

@@ -38,6 +38,9 @@ type Match struct {
 	front []node
 	seen  []int32
 	stamp int32
+	// count is the number of pieces on each space: most spaces are empty,
+	// and a move there needs no look at the other pieces.
+	count []int16
 	// movesKey is the seat and roll moves holds the legal moves of
 	// (seat<<16 | roll), or -1: nothing changes the pieces between two
 	// chains, so a command's moves are found once for the bot, the check
@@ -378,7 +381,7 @@ func (m *Match) Tally() []game.Tally {
 	out := make([]game.Tally, 0, m.seats)
 	for seat := range m.seats {
 		t := m.tally[seat*tallySeat:]
-		out = append(out, game.Tally{Name: "seat " + strconv.Itoa(seat+1), Kind: "seat", Seat: seat,
+		out = append(out, game.Tally{Name: m.def.seatNames[seat], Kind: "seat", Seat: seat,
 			Firings: t[tallyMoves], Damage: t[tallySteps], Kills: t[tallyCaptures]})
 	}
 	base := m.seats * tallySeat

@@ -6,19 +6,27 @@ import (
 	"github.com/tabulagames/tabula/engine"
 )
 
-// move is one way a piece can go with the roll.
+// move is one way a piece can go with the roll. It holds no pointer, so
+// that the search for moves writes none.
 type move struct {
 	piece    int // index in State.Pieces
 	from, to int
-	// path holds the spaces the piece enters, ending with to.
-	path []int
-	// lo and hi locate path in the match's scratch buffer while the moves
-	// of a multi-piece roll are being found (-1: path is set).
+	// lo and hi locate the spaces the piece enters, ending with to: in its
+	// player's Path (Trouble), or in the match's scratch of paths.
 	lo, hi int
 	// enter is set when the piece comes out of its start.
 	enter bool
 	// captures counts the opponents' pieces it sends back.
 	captures int
+}
+
+// path returns the spaces a move enters, ending with its target; it is
+// valid until the moves are searched again.
+func (m *Match) path(mv move) []int {
+	if m.def.Engine == Trouble {
+		return m.def.geo[mv.piece/m.def.Pieces].Path[mv.lo:mv.hi]
+	}
+	return m.paths[mv.lo:mv.hi]
 }
 
 // atStart reports whether a space is a start space, where pieces wait to
@@ -56,25 +64,18 @@ func (m *Match) legalMoves(seat, roll int) []move {
 		}
 		if d.Engine == Trouble {
 			g := &d.geo[seat]
-			var path []int
-			if start {
-				path = g.Path[:1]
-			} else {
+			lo, hi := 0, 1
+			if !start {
 				p := g.at[from]
 				if p+roll >= len(g.Path) {
 					continue // a piece finishes by exact count
 				}
-				path = g.Path[p+1 : p+roll+1]
+				lo, hi = p+1, p+roll+1
 			}
-			m.consider(move{piece: piece, from: from, to: path[len(path)-1], path: path, lo: -1, enter: start}, seat)
+			m.consider(move{piece: piece, from: from, to: g.Path[hi-1], lo: lo, hi: hi, enter: start}, seat)
 			continue
 		}
 		m.reach(seat, piece, from, roll, start)
-	}
-	for i := range m.moves {
-		if mv := &m.moves[i]; mv.lo >= 0 {
-			mv.path = m.paths[mv.lo:mv.hi:mv.hi]
-		}
 	}
 	return m.moves
 }
@@ -102,6 +103,9 @@ func (m *Match) consider(mv move, seat int) {
 // that cannot be captured.
 func (m *Match) landing(seat, piece, to int) (captures int, ok bool) {
 	d := m.def
+	if n := m.count[to]; n == 0 || (n == 1 && m.s.Pieces[piece] == to) {
+		return 0, true
+	}
 	per := d.Pieces
 	for q, sp := range m.s.Pieces {
 		if sp != to || q == piece {
@@ -119,6 +123,26 @@ func (m *Match) landing(seat, piece, to int) (captures int, ok bool) {
 		}
 	}
 	return captures, true
+}
+
+// put moves a piece to a space, keeping the count of pieces per space.
+func (m *Match) put(piece, space int) {
+	m.count[m.s.Pieces[piece]]--
+	m.s.Pieces[piece] = space
+	m.count[space]++
+}
+
+// recount counts the pieces on every space again, after the state was
+// set from outside (a new match, a clone, a scenario's setup).
+func (m *Match) recount() {
+	if len(m.count) != len(m.def.Spaces) {
+		m.count = make([]int16, len(m.def.Spaces))
+	}
+	clear(m.count)
+	for _, sp := range m.s.Pieces {
+		m.count[sp]++
+	}
+	m.movesKey = -1
 }
 
 // node is a space reached in a search of a multi-piece board, with the
@@ -204,11 +228,10 @@ func roll(c *engine.Ctx, m *Match, _ struct{}) error {
 		total += v
 	}
 	s.Roll, s.Roller = total, s.Turn
-	m.record(c, record{kind: recRolled, seat: int8(s.Turn), amount: int32(total)})
 	moves := m.legalMoves(s.Turn, total)
+	m.record(c, record{kind: recRolled, seat: int8(s.Turn), amount: int16(total), flag: len(moves) == 0})
 	switch len(moves) {
 	case 0:
-		m.record(c, record{kind: recNoMove, seat: int8(s.Turn), amount: int32(total)})
 		m.endRoll(c)
 	case 1:
 		m.startMove(c, moves[0])
@@ -234,14 +257,19 @@ func (m *Match) startMove(c *engine.Ctx, mv move) {
 	m.movesKey = -1
 	s.Phase = PhaseRoll
 	s.Moving = mv.piece
-	s.Path = append(s.Path[:0], mv.path...)
+	path := m.path(mv)
+	if cap(s.Path) < len(path) {
+		s.Path = make([]int, 0, max(len(path), 2*m.def.Dice.Count*m.def.Dice.Sides))
+	}
+	s.Path = s.Path[:len(path)]
+	copy(s.Path, path)
 	s.Step = 0
 	kind := recMoved
 	if mv.enter {
 		kind = recEntered
 	}
 	seat := mv.piece / m.def.Pieces
-	m.record(c, record{kind: kind, seat: int8(seat), piece: int16(mv.piece), from: int32(mv.from), to: int32(mv.to), amount: int32(s.Roll)})
+	m.record(c, record{kind: kind, seat: int8(seat), piece: uint8(mv.piece), from: int16(mv.from), to: int16(mv.to), amount: int16(s.Roll)})
 	m.tally[seat*tallySeat+tallyMoves]++
 	m.walk(c)
 }
@@ -261,7 +289,7 @@ func (m *Match) walk(c *engine.Ctx) {
 	for s.Step < len(s.Path) {
 		from, to := s.Pieces[s.Moving], s.Path[s.Step]
 		s.Step++
-		s.Pieces[s.Moving] = to
+		m.put(s.Moving, to)
 		m.tally[seat*tallySeat+tallySteps]++
 		exit, enter := d.listens[from]&listenExit != 0, d.listens[to]&listenEnter != 0
 		if exit || enter {
@@ -301,8 +329,8 @@ func (m *Match) settle(c *engine.Ctx, piece int) {
 			continue
 		}
 		back := d.geo[q/per].Start[q%per]
-		s.Pieces[q] = back
-		m.record(c, record{kind: recCaptured, seat: int8(seat), piece: int16(piece), other: int16(q), from: int32(to), to: int32(back)})
+		m.put(q, back)
+		m.record(c, record{kind: recCaptured, seat: int8(seat), piece: uint8(piece), other: uint8(q), from: int16(to), to: int16(back)})
 		m.tally[seat*tallySeat+tallyCaptures]++
 		m.tally[m.seats*tallySeat+to*tallySpace+tallySpaceCaptures]++
 	}
@@ -331,7 +359,7 @@ func (m *Match) finishMove(c *engine.Ctx) {
 	s.Moving = -1
 	if s.placed(seat) == 0 && m.allHome(seat) {
 		s.Placings = append(s.Placings, seat)
-		m.record(c, record{kind: recPlaced, seat: int8(seat), amount: int32(len(s.Placings))})
+		m.record(c, record{kind: recPlaced, seat: int8(seat), amount: int16(len(s.Placings))})
 		left := -1
 		for p := range s.Players {
 			if s.placed(p) == 0 {
@@ -347,7 +375,7 @@ func (m *Match) finishMove(c *engine.Ctx) {
 			m.gameOver(c, fmt.Sprintf("%s got every piece home", s.Players[seat]))
 		case left >= 0:
 			s.Placings = append(s.Placings, left)
-			m.record(c, record{kind: recPlaced, seat: int8(left), amount: int32(len(s.Placings))})
+			m.record(c, record{kind: recPlaced, seat: int8(left), amount: int16(len(s.Placings))})
 			m.gameOver(c, fmt.Sprintf("%s got every piece home first", s.Players[s.Placings[0]]))
 		case left == -1:
 			m.gameOver(c, fmt.Sprintf("%s got every piece home first", s.Players[s.Placings[0]]))
@@ -365,7 +393,7 @@ func (m *Match) endRoll(c *engine.Ctx) {
 	s := m.s
 	s.Phase = PhaseRoll
 	if m.def.rollAgain[s.Roll] {
-		m.record(c, record{kind: recAgain, seat: int8(s.Turn), amount: int32(s.Roll)})
+		m.record(c, record{kind: recAgain, seat: int8(s.Turn), amount: int16(s.Roll)})
 		return
 	}
 	m.passTurn(c)
@@ -391,7 +419,7 @@ func (m *Match) passTurn(c *engine.Ctx) {
 		s.Round++
 	}
 	s.Turn, s.Phase = next, PhaseRoll
-	m.record(c, record{kind: recTurn, seat: int8(next), amount: int32(s.Round)})
+	m.record(c, record{kind: recTurn, seat: int8(next), amount: int16(min(s.Round, maxRound))})
 }
 
 func (m *Match) gameOver(c *engine.Ctx, reason string) {
@@ -406,8 +434,8 @@ func (m *Match) gameOver(c *engine.Ctx, reason string) {
 func prompt(c *engine.Ctx, m *Match, a promptArgs) error {
 	piece := pieceOf(c.Event().Subject)
 	t := c.Trigger().Def
-	m.record(c, record{kind: recPrompt, seat: int8(piece / m.def.Pieces), piece: int16(piece), to: int32(c.Event().Location),
-		other: int16(t.Data.(int)), all: a.All})
+	m.record(c, record{kind: recPrompt, seat: int8(piece / m.def.Pieces), piece: uint8(piece), to: int16(c.Event().Location),
+		other: uint8(t.Data.(int)), flag: a.All})
 	m.fired(c)
 	return nil
 }
@@ -456,7 +484,7 @@ func forceStop(c *engine.Ctx, m *Match, _ struct{}) error {
 	piece := pieceOf(c.Event().Subject)
 	if s.Moving == piece && s.Step < len(s.Path) {
 		s.Path = s.Path[:s.Step]
-		m.record(c, record{kind: recStopped, seat: int8(piece / m.def.Pieces), piece: int16(piece), to: int32(s.Pieces[piece])})
+		m.record(c, record{kind: recStopped, seat: int8(piece / m.def.Pieces), piece: uint8(piece), to: int16(s.Pieces[piece])})
 	}
 	m.fired(c)
 	return nil
@@ -473,11 +501,11 @@ func (m *Match) arrive(c *engine.Ctx, piece, to int, kind uint8) {
 		return
 	}
 	if _, ok := m.landing(seat, piece, to); !ok || d.forbidden(seat, to) {
-		m.record(c, record{kind: recStays, seat: int8(seat), piece: int16(piece), from: int32(from), to: int32(to)})
+		m.record(c, record{kind: recStays, seat: int8(seat), piece: uint8(piece), from: int16(from), to: int16(to)})
 		return
 	}
-	s.Pieces[piece] = to
-	m.record(c, record{kind: kind, seat: int8(seat), piece: int16(piece), from: int32(from), to: int32(to)})
+	m.put(piece, to)
+	m.record(c, record{kind: kind, seat: int8(seat), piece: uint8(piece), from: int16(from), to: int16(to)})
 	if s.Moving == piece && len(s.Path) > 0 {
 		s.Path = s.Path[:s.Step]
 		return

@@ -183,7 +183,7 @@ func (m *Match) SetUp(st SetupSpec) error {
 			}
 		}
 	}
-	m.movesKey = -1
+	m.recount()
 	m.e.Touch()
 	return nil
 }

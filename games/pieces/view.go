@@ -110,7 +110,7 @@ func (m *Match) view(seat int) View {
 			mvv := MoveView{Piece: mv.piece%per + 1, From: d.Spaces[mv.from].ID, To: d.Spaces[mv.to].ID, Enter: mv.enter,
 				Home: d.geo[seat].goal[mv.to] && !d.geo[seat].goal[mv.from], Captures: []CaptureView{},
 				Text: m.moveText(mv), Data: m.moveJSON(mv)}
-			for _, sp := range mv.path {
+			for _, sp := range m.path(mv) {
 				mvv.Path = append(mvv.Path, d.Spaces[sp].ID)
 			}
 			if mv.captures > 0 {
