@@ -24,7 +24,7 @@ type Pack struct {
 	// order, on the cheaper depth-first stack. Both have the same effects
 	// and event types.
 	rules, plain *engine.Rules
-	fx    effectSet
+	fx           effectSet
 	// The moments a space's trigger listens to.
 	evEnter, evLand, evExit engine.EventType
 }
