@@ -105,6 +105,8 @@ type Dice struct {
 	Count, Sides int
 }
 
+// String says the dice in words: "one die of 6 sides", "2 dice of 6
+// sides".
 func (d Dice) String() string {
 	if d.Count == 1 {
 		return "one die of " + strconv.Itoa(d.Sides) + " sides"

@@ -442,11 +442,14 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 const (
 	maxPieces = 16
 	maxSpaces = 4096
-	maxDice   = 10
-	maxSides  = 100
+	maxDice   = 6
+	maxSides  = 20
 	maxRoll   = maxDice * maxSides
 	// maxTriggers bounds a space's triggers.
 	maxTriggers = 255
+	// maxConnections bounds a board's connections: with maxRoll, it
+	// bounds the search for a multi-piece roll's moves.
+	maxConnections = 16384
 )
 
 // winTypes are the win conditions a game of pieces may declare.
@@ -562,10 +565,15 @@ func readTopology(pt *part, topo map[string]any, ptr string, f *gameFile) {
 		return
 	}
 	seen := map[string]string{}
+	conns := 0
 	for i, v := range list {
 		s, ok := readSpace(pt, v, fmt.Sprintf("%s/%d", sptr, i))
 		if !ok {
 			continue
+		}
+		if conns += len(s.Conns); conns > maxConnections {
+			pt.errorf(s.at.ptr+"/connections", "a board has at most %d connections in all", maxConnections)
+			return
 		}
 		if first, dup := seen[s.ID]; dup {
 			pt.errorf(s.at.ptr+"/id", "duplicate space id %q: %s has it too; every space needs its own id", s.ID, first)

@@ -211,7 +211,7 @@ func TestBundleErrors(t *testing.T) {
 	}{
 		{"no engine file", map[string]string{"engine.json": ""}, "board.json", "/paths/engine", `cannot read "engine.json"`},
 		{"a short track", map[string]string{"engine.json": `{"type": "trouble", "config": {"trackLength": 30}}`}, "engine.json", "/config/trackLength", "needs: t28, t29"},
-		{"broken rules", map[string]string{"rules.json": "{\"diceRolling\": {\"diceSides\": 1}}"}, "rules.json", "/diceRolling/diceSides", "must be between 2 and 100"},
+		{"broken rules", map[string]string{"rules.json": "{\"diceRolling\": {\"diceSides\": 1}}"}, "rules.json", "/diceRolling/diceSides", "must be between 2 and 20"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

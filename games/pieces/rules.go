@@ -2,6 +2,7 @@ package pieces
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tabulagames/tabula/engine"
 )
@@ -164,6 +165,10 @@ func (m *Match) reach(seat, piece, from, roll int, start bool) {
 	m.front = append(m.front[:0], node{space: int32(from), parent: -1})
 	lo, hi := 0, 1
 	for range roll {
+		if m.stamp == math.MaxInt32 {
+			clear(m.seen)
+			m.stamp = 0
+		}
 		m.stamp++
 		for i := lo; i < hi; i++ {
 			for _, nx := range d.Spaces[m.front[i].space].Next {

@@ -19,6 +19,8 @@ const (
 
 var phaseNames = [...]string{"roll", "move", "over"}
 
+// String is the phase's name in views and scenario files: "roll", "move"
+// or "over".
 func (p Phase) String() string {
 	if int(p) < len(phaseNames) {
 		return phaseNames[p]
