@@ -158,13 +158,14 @@ func (d *Definition) ids(f *gameFile) []string {
 }
 
 // players sets the player limits: the file's, else from minPlayers 2 to
-// as many players as the board has room for (seats).
+// as many players as the board has room for (seats, what says where:
+// "startOffsets has starts", "the start zones are").
 func (d *Definition) players(f *gameFile, seats int, what string, where at) bool {
 	d.MinPlayers = cmp.Or(f.MinPlayers, min(2, seats))
 	d.MaxPlayers = cmp.Or(f.MaxPlayers, seats)
 	switch {
 	case d.MaxPlayers > seats:
-		where.errorf("%s has room for %d players, but the game is for up to %d: add %s for the others, or lower maxPlayers", what, seats, d.MaxPlayers, missingSeats(what, seats, d.MaxPlayers))
+		where.errorf("the game is for up to %d players, but %s for %d: add %s, or lower maxPlayers", d.MaxPlayers, what, seats, missingSeats(what, seats, d.MaxPlayers))
 		return false
 	case d.MinPlayers > d.MaxPlayers:
 		f.minAt.errorf("minPlayers %d is more than maxPlayers %d", d.MinPlayers, d.MaxPlayers)
@@ -223,7 +224,7 @@ func (d *Definition) compileTrouble(f *gameFile) bool {
 		}
 		seen[o] = i
 	}
-	if !d.players(f, len(d.Offsets), "startOffsets ("+strconv.Itoa(len(d.Offsets))+" starts)", where(f.offsetsAt)) || !good {
+	if !d.players(f, len(d.Offsets), "startOffsets has starts", where(f.offsetsAt)) || !good {
 		return false
 	}
 	// Every space the configuration needs, grouped by what needs it.
@@ -365,7 +366,7 @@ func (d *Definition) compileMultiPiece(f *gameFile) bool {
 		}
 	}
 	seats := len(f.StartZones)
-	if !d.players(f, seats, fmt.Sprintf("The board's %d start zones", seats), f.startAt) {
+	if !d.players(f, seats, "the start zones are", f.startAt) {
 		return false
 	}
 	homes := map[int]zone{}
