@@ -8,8 +8,9 @@ import { RulebookPlay } from "./rulebook.js";
 import { LanesPlay } from "./lanes.js";
 import { SkirmishPlay } from "./skirmish.js";
 import { GenericPlay } from "./generic.js";
+import { PiecesPlay } from "./pieces.js";
 
-const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, skirmish: SkirmishPlay };
+const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, skirmish: SkirmishPlay, pieces: PiecesPlay };
 
 export async function matchPage(root, id) {
   const page = new MatchPage(root, id);
