@@ -30,9 +30,15 @@ var Lanes embed.FS
 //go:embed skirmish/*.json
 var Skirmish embed.FS
 
+// Pieces holds the example games of pieces (pieces/*.json): Trouble, and a
+// small board of crossroads, slides and trap doors for several pieces each.
+//
+//go:embed pieces/*.json
+var Pieces embed.FS
+
 // Games holds every bundled game, in a folder per pack: what the server
 // offers everybody. A skirmish's encounters come with the combatant files
 // they name.
 //
-//go:embed party/*.json rulebook/*.json lanes/*.json skirmish/*.json
+//go:embed party/*.json rulebook/*.json lanes/*.json skirmish/*.json pieces/*.json
 var Games embed.FS

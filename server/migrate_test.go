@@ -10,13 +10,14 @@ import (
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/lanes"
 	"github.com/tabulagames/tabula/games/party"
+	"github.com/tabulagames/tabula/games/pieces"
 	"github.com/tabulagames/tabula/games/rulebook"
 	"github.com/tabulagames/tabula/games/skirmish"
 )
 
 // allPacks are the packs the server's tests host besides Nim.
 func allPacks() game.Packs {
-	return game.Packs{party.NewPack(), rulebook.NewPack(), lanes.NewPack(), skirmish.NewPack()}
+	return game.Packs{pieces.NewPack(), party.NewPack(), rulebook.NewPack(), lanes.NewPack(), skirmish.NewPack()}
 }
 
 // A database written by the first server still serves its matches: those
