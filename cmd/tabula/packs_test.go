@@ -59,7 +59,7 @@ func TestScenariosOfEveryPackPass(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	for _, p := range []string{"party", "rulebook", "lanes", "skirmish"} {
+	for _, p := range []string{"party", "rulebook", "lanes", "skirmish", "pieces"} {
 		if !strings.Contains(out, "examples/"+p+"/") {
 			t.Errorf("no scenario of %s ran", p)
 		}
@@ -67,13 +67,13 @@ func TestScenariosOfEveryPackPass(t *testing.T) {
 }
 
 func TestSchemasOfEveryPack(t *testing.T) {
-	for _, name := range []string{"board", "rulebook", "lanes", "skirmish"} {
+	for _, name := range []string{"board", "rulebook", "lanes", "skirmish", "pieces"} {
 		code, out, _ := tabula("schema", name)
 		if code != 0 || !strings.Contains(out, `"$schema"`) {
 			t.Errorf("schema %s: exit %d", name, code)
 		}
 	}
-	if code, _, errOut := tabula("schema", "nope"); code != 2 || !strings.Contains(errOut, "board, lanes, rulebook, skirmish") {
+	if code, _, errOut := tabula("schema", "nope"); code != 2 || !strings.Contains(errOut, "board, lanes, pieces, rulebook, skirmish") {
 		t.Errorf("an unknown schema: %d %s", code, errOut)
 	}
 }
@@ -109,7 +109,7 @@ func TestValidateFixtures(t *testing.T) {
 	}{
 		{"v1/defaultBoard.json", 0}, {"v1/branching-paths-board.json", 0}, {"bundle-default", 0},
 		{"bundle-default/board.json", 0}, {"v3/placeholder-showcase.json", 0},
-		{"v3/action-effect-testing.json", 1}, {"v3/trouble-classic.json", 1},
+		{"v3/action-effect-testing.json", 1}, {"v3/trouble-classic.json", 0}, {"bundle-trouble", 0},
 	} {
 		if code, out, errOut := tabula("validate", filepath.Join(root, c.file)); code != c.code {
 			t.Errorf("%s: exit status %d, want %d\n%s%s", c.file, code, c.code, out, errOut)

@@ -27,10 +27,7 @@ type Match struct {
 	log journal
 	// tally counts what each seat and each space did (see Tally).
 	tally []int
-	// runs counts the chains run, which the engine's hash counts too: a
-	// clone runs as many.
-	runs int
-	wait [1]int
+	wait  [1]int
 
 	// Scratch of the search for legal moves.
 	moves []move
@@ -93,9 +90,6 @@ func (m *Match) run(call engine.EffectCall) error {
 	err := m.e.Run(engine.PlayerID(m.s.Turn), call)
 	m.e.ClearLog()
 	m.movesKey = -1
-	if err == nil || !engine.IsRejected(err) {
-		m.runs++
-	}
 	return err
 }
 
@@ -287,26 +281,23 @@ func (m *Match) Outcome() game.Outcome {
 }
 
 // Clone returns an exact copy of the match: the same state, dice stream,
-// log and tallies, and engine counters run up to the same values, so that
-// it plays on to the same hashes.
-func (m *Match) Clone() game.Match {
-	c := m.def.newMatch(m.s.clone(), m.e.RNG.Seed())
-	*c.dice = *m.dice
-	m.copyTo(c)
-	return c
-}
+// log, tallies and engine (engine.Match.Clone), so that it plays on to the
+// same hashes.
+func (m *Match) Clone() game.Match { return m.copyWith(m.s.clone(), nil) }
 
-// copyTo gives a new match the records of m and runs its engine up to
-// m's chains.
-func (m *Match) copyTo(c *Match) {
-	c.log = m.log.copy()
-	copy(c.tally, m.tally)
-	sync := m.def.pack.fx.sync.Call(struct{}{})
-	for range m.runs {
-		c.e.Run(engine.NoPlayer, sync)
+// copyWith copies the match onto st; with dice, the copy rolls from that
+// stream rather than on from the match's.
+func (m *Match) copyWith(st *State, dice *rng.Stream) *Match {
+	c := &Match{def: m.def, s: st, seats: m.seats, movesKey: -1}
+	c.e = m.e.Clone(c, engine.CloneOptions{})
+	c.dice = c.e.RNG.Stream("dice")
+	if dice != nil {
+		*c.dice = *dice
 	}
-	c.e.ClearLog()
-	c.runs = m.runs
+	c.log = m.log.copy()
+	c.tally = slices.Clone(m.tally)
+	c.recount()
+	return c
 }
 
 // Determinize returns a copy in which the dice to come are drawn again
@@ -314,9 +305,7 @@ func (m *Match) copyTo(c *Match) {
 func (m *Match) Determinize(_ int, r *rng.Stream) game.Match {
 	st := m.s.clone()
 	st.Script = nil
-	c := m.def.newMatch(st, r.Uint64())
-	m.copyTo(c)
-	return c
+	return m.copyWith(st, rng.New(r.Uint64()).Stream("dice"))
 }
 
 // Evaluate scores the position for a seat, from -1 to 1: how much further

@@ -46,10 +46,10 @@ var (
 
 // effectSet holds the typed handles of the pack's effects.
 type effectSet struct {
-	start, roll, step, after, stop, sync engine.Effect[struct{}]
-	move                                 engine.Effect[int]
-	prompt                               engine.Effect[promptArgs]
-	displace, teleport                   engine.Effect[int]
+	start, roll, step, after, stop engine.Effect[struct{}]
+	move                           engine.Effect[int]
+	prompt                         engine.Effect[promptArgs]
+	displace, teleport             engine.Effect[int]
 }
 
 // promptArgs are a prompt's: to everybody or to the mover, and its message.
@@ -78,7 +78,6 @@ func NewPack() *Pack {
 		displace: engine.Register(e, DisplacePlayer, displace),
 		teleport: engine.Register(e, SetPlayerSpace, teleport),
 		stop:     engine.Register(e, ForceStop, forceStop),
-		sync:     engine.Register(e, "SYNC", func(*engine.Ctx, *Match, struct{}) error { return nil }),
 	}
 	// Board triggers fire once per chain each, in priority order, as a
 	// party board's do.
