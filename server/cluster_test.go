@@ -111,13 +111,6 @@ func TestClusterOwnerLeaves(t *testing.T) {
 		t.Logf("%v: owner %q %v", time.Since(start), o, ok)
 		time.Sleep(150 * time.Millisecond)
 	}
-	go func() {
-		time.Sleep(8 * time.Second)
-		annC.drain()
-		bobC.drain()
-		t.Logf("Ann: %s legal %v; Bob: %s legal %v", annC.last.Hash, annC.last.Legal, bobC.last.Hash, bobC.last.Legal)
-		t.Logf("Ann's last: %.300s", annC.raw[len(annC.raw)-1])
-	}()
 	playToEnd(t, annC, bobC)
 	t.Logf("the match went on after the owner left (hash %s before), finished %v later", before, time.Since(start))
 	if s := others[0].summary(tb.ID, ""); s.Status != "finished" {

@@ -357,6 +357,7 @@ func (c *client) send(v any) {
 func (c *client) command(data json.RawMessage) map[string]any {
 	c.t.Helper()
 	c.id++
+	before := c.last.Hash
 	c.send(map[string]any{"type": "command", "id": c.id, "data": data})
 	for {
 		m, ok := c.next(15 * time.Second)
@@ -364,6 +365,12 @@ func (c *client) command(data json.RawMessage) map[string]any {
 			c.t.Fatal("the connection closed")
 		}
 		if (m["type"] == "ack" || m["type"] == "rejected") && int(m["id"].(float64)) == c.id {
+			if m["type"] == "ack" && c.last.Hash == before {
+				// A client on another node than the match's may be sent
+				// the acknowledgement before the state the command made:
+				// wait for it, as the page does, before the next move.
+				c.waitFor("the state after the command", func(s stateIn) bool { return s.Hash != before })
+			}
 			return m
 		}
 	}

@@ -35,7 +35,7 @@ func TestLobby(t *testing.T) {
 
 	// The games, pack by pack, each with its description, players and size.
 	packs := b.eval(me, `[...document.querySelectorAll("#games .pack")].map(p => p.dataset.pack + ":" + p.querySelectorAll(".game").length).join(" ")`)
-	if packs != "party:4 rulebook:3 lanes:2 skirmish:7" {
+	if packs != "party:4 rulebook:3 lanes:2 skirmish:7 pieces:2" {
 		t.Errorf("the games by pack: %s", packs)
 	}
 	def := b.eval(me, `document.querySelector('#games .game[data-id="default"]').innerText`)
