@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
 )
@@ -153,3 +155,44 @@ func TestIdleMatchesLeaveMemory(t *testing.T) {
 
 var _ = json.Marshal
 var _ = game.Spectator
+
+// A match nobody touches for AbandonAfter is closed as abandoned, out of
+// memory and with its record kept; a finished match stays finished.
+func TestAbandonedMatchIsClosed(t *testing.T) {
+	ts := newTestServer(t, Options{IdleAfter: 50 * time.Millisecond, AbandonAfter: 400 * time.Millisecond})
+	left := ts.newTable("twenty-one", 2, []string{"Ann", "Bob"}, false, true, map[string]any{"public": true})
+	waiting := ts.newTable("twenty-one", 2, []string{"Cy"}, false, false, map[string]any{"public": true})
+	done := ts.newTable("twenty-one", 2, nil, true, true, map[string]any{"public": true})
+	ts.waitStatus(done.ID, "", "finished")
+	ann := ts.dial(left.ID, q("token", left.tokens[0]))
+	ann.waitFor("the first state", func(s stateIn) bool { return s.View != nil })
+	ann.ws.Close(websocket.StatusNormalClosure, "")
+	// Looking at a match now and then (which loads it for a moment) is not
+	// playing it.
+	for _, id := range []string{left.ID, waiting.ID} {
+		deadline := time.Now().Add(15 * time.Second)
+		s := ts.summary(id, "")
+		for s.Status != "abandoned" && time.Now().Before(deadline) {
+			time.Sleep(300 * time.Millisecond)
+			s = ts.summary(id, "")
+		}
+		if s.Status != "abandoned" || !strings.Contains(s.Error, "nobody played for") {
+			t.Errorf("the match nobody played is %s: %q", s.Status, s.Error)
+		}
+		if id == waiting.ID && s.Result != neverStarted {
+			t.Errorf("the match abandoned in its lobby says %q", s.Result)
+		}
+	}
+	if s := ts.summary(done.ID, ""); s.Status != "finished" {
+		t.Errorf("a finished match became %s", s.Status)
+	}
+	rooms := -1
+	for deadline := time.Now().Add(5 * time.Second); rooms != 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		ts.srv.mu.Lock()
+		rooms = len(ts.srv.rooms)
+		ts.srv.mu.Unlock()
+	}
+	if rooms != 0 {
+		t.Errorf("%d rooms still in memory", rooms)
+	}
+}

@@ -242,8 +242,11 @@ func (r *room) rebuild(ctx context.Context) error {
 		}
 		r.lastSeat = c.Player
 	}
+	// The stored count may lag (appends do not update it): it is saved
+	// when the room closes if it differs, and only then, so that looking
+	// at a match does not make it look played.
+	r.savedCommands = r.rec.Commands
 	r.rec.Commands = len(cmds)
-	r.savedCommands = -1 // the stored count may lag
 	return nil
 }
 

@@ -415,7 +415,7 @@ func (srv *Server) loadRoom(ctx context.Context, id string) (*room, error) {
 		r.markBroken(fmt.Errorf("its game no longer loads: %v", err))
 	} else {
 		r.def = c
-		if rec.Status != store.Lobby {
+		if rec.Status != store.Lobby && !(rec.Status == store.Abandoned && rec.Result == neverStarted) {
 			if err := r.rebuild(ctx); err != nil {
 				r.markBroken(err)
 			}
@@ -467,7 +467,7 @@ func (srv *Server) janitor() {
 			srv.evictIdle(now)
 			srv.creates.prune(now)
 			srv.uploads.prune(now)
-			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > time.Minute {
+			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > min(time.Minute, srv.opts.AbandonAfter/2) {
 				lastAbandon = now
 				srv.closeAbandoned(now)
 			}
@@ -496,6 +496,9 @@ func (srv *Server) evictIdle(now time.Time) {
 	}
 }
 
+// neverStarted is the result of a match abandoned in its lobby.
+const neverStarted = "closed before it started"
+
 // closeAbandoned closes matches nobody has touched for AbandonAfter.
 func (srv *Server) closeAbandoned(now time.Time) {
 	for _, status := range []string{store.Lobby, store.Playing} {
@@ -507,6 +510,9 @@ func (srv *Server) closeAbandoned(now time.Time) {
 		for _, rec := range recs {
 			if srv.liveRoom(rec.ID) != nil {
 				continue
+			}
+			if rec.Status == store.Lobby {
+				rec.Result = neverStarted // nothing to replay
 			}
 			rec.Status = store.Abandoned
 			rec.Error = "nobody played for " + srv.opts.AbandonAfter.String()
