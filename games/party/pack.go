@@ -58,13 +58,14 @@ func NewPack() *Pack {
 // Name is "party".
 func (p *Pack) Name() string { return "party" }
 
-// Detect claims v1 and v3 board files, bundle manifests and bundle folders
-// (a folder holding a board.json manifest). JSON too broken to decode
+// Detect claims v1, v2 and v3 board files, bundle manifests, bundle
+// folders (a folder holding a board.json manifest) and zipped bundles
+// (also those whose manifest is missing or in a folder, to say so). JSON too broken to decode
 // counts when it mentions "spaces" or "topology", so that its syntax
 // errors are reported; a file whose "game" names another pack does not.
 func (p *Pack) Detect(src *game.Source) bool {
 	if src.IsDir() {
-		return src.Exists(manifestName)
+		return src.Exists(manifestName) || looksLikeBundle(src)
 	}
 	data, err := src.Data()
 	return err == nil && detect(data)
