@@ -33,11 +33,11 @@ func sharedDir(t testing.TB) string {
 	return filepath.Join(dir, "fixtures", "customjack")
 }
 
-// fixtureFiles lists every board fixture: each v1 and v3 file and the
-// bundle folder, relative to the fixtures folder.
+// fixtureFiles lists every board fixture: each v1, v2 and v3 file, the
+// zipped bundle and the bundle folder, relative to the fixtures folder.
 func fixtureFiles(t *testing.T, root string) []string {
 	var files []string
-	for _, pattern := range []string{"v1/*.json", "v3/*.json"} {
+	for _, pattern := range []string{"v1/*.json", "v2/*.json", "v3/*.json", "bundles/*.zip"} {
 		m, err := filepath.Glob(filepath.Join(root, pattern))
 		if err != nil {
 			t.Fatal(err)
