@@ -122,6 +122,14 @@ type Validator interface {
 	Validate(src *Source) diag.List
 }
 
+// Previewer is a Definition with a picture of itself for the lobby, such
+// as a party bundle's preview.png.
+type Previewer interface {
+	// Preview is the picture's bytes and media type ("image/png"); nil if
+	// the game has none.
+	Preview() ([]byte, string)
+}
+
 // Converter is a Pack that writes the games it loaded in its other
 // formats, such as an old file format in the current one.
 type Converter interface {

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -31,7 +32,10 @@ func zipBundle(t *testing.T, files map[string]string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, name := range []string{"board.json", "metadata.json", "rules.json", "topology.json"} {
+	for _, name := range []string{"board.json", "metadata.json", "rules.json", "topology.json", "preview.png"} {
+		if _, ok := files[name]; !ok {
+			continue
+		}
 		w, err := zw.Create(name)
 		must(t, err)
 		w.Write([]byte(files[name]))
@@ -91,6 +95,59 @@ func TestZippedBundleUpload(t *testing.T) {
 	ann := ts.dial(tb.ID, q("token", tb.tokens[0]))
 	playToEnd(t, ann)
 	ts.waitStatus(tb.ID, "", "finished")
+
+	// Without a preview.png the game has no picture.
+	if saved.Board.Preview != "" {
+		t.Errorf("a bundle without a picture has the preview %q", saved.Board.Preview)
+	}
+	if st, _ := ts.raw("GET", "/api/boards/"+saved.Board.ID+"/preview", nil, nil); st != http.StatusNotFound {
+		t.Errorf("the picture of a game without one: %d", st)
+	}
+}
+
+// A bundle's preview.png is the lobby's picture of the game: the library
+// entry names its URL, and it is served as a PNG image.
+func TestBundlePreviewServed(t *testing.T) {
+	ts := newTestServer(t, Options{Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}, Logger: testLogger()})
+	png := "\x89PNG\r\n\x1a\n a picture"
+	files := map[string]string{"preview.png": png}
+	for k, v := range partyBundle {
+		files[k] = v
+	}
+	var saved struct {
+		Board GameInfo `json:"board"`
+	}
+	if st := ts.call("POST", "/api/boards?name=pictured.zip", zipBundle(t, files), &saved); st != http.StatusCreated {
+		t.Fatalf("uploading: %d", st)
+	}
+	if want := "/api/boards/" + saved.Board.ID + "/preview"; saved.Board.Preview != want {
+		t.Fatalf("preview %q, want %q", saved.Board.Preview, want)
+	}
+	req, _ := http.NewRequest("GET", ts.hs.URL+saved.Board.Preview, nil)
+	res, err := http.DefaultClient.Do(req)
+	must(t, err)
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || string(body) != png || res.Header.Get("Content-Type") != "image/png" ||
+		res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("the picture: %d %q %v", res.StatusCode, body, res.Header)
+	}
+	// The saved game keeps its picture across a restart.
+	ts2 := ts.restart()
+	var list []GameInfo
+	ts2.call("GET", "/api/boards", nil, &list)
+	found := false
+	for _, g := range list {
+		if g.ID == saved.Board.ID {
+			found = true
+			if g.Preview != saved.Board.Preview {
+				t.Errorf("after a restart: preview %q", g.Preview)
+			}
+		}
+	}
+	if !found {
+		t.Error("the saved game is gone after a restart")
+	}
 }
 
 // The --boards folder offers zipped bundles and bundle folders.

@@ -41,6 +41,9 @@ type Board struct {
 
 	Rules GameRules
 
+	// Preview is a bundle's preview.png (nil if none): the lobby shows it.
+	Preview []byte
+
 	// Spaces are in board order, which breaks ties between events of equal
 	// priority.
 	Spaces []Space

@@ -94,8 +94,53 @@ func TestZippedBundle(t *testing.T) {
 			t.Errorf("%s: %q", name, l)
 			continue
 		}
+		if hasPreview := name == "default-board.zip"; (b.Preview != nil) != hasPreview {
+			t.Errorf("%s: a preview of %d bytes", name, len(b.Preview))
+		}
 		if b.Format != "bundle" || len(b.Spaces) != len(folder.Spaces) || fmt.Sprint(b.Rules) != fmt.Sprint(folder.Rules) {
 			t.Errorf("%s: %s board of %d spaces, rules %+v; the folder: %d spaces, %+v", name, b.Format, len(b.Spaces), b.Rules, len(folder.Spaces), folder.Rules)
+		}
+	}
+}
+
+// TestBundlePreview: a bundle's preview.png is kept for the lobby; a file
+// of that name that is not a PNG image is left out, with a warning.
+func TestBundlePreview(t *testing.T) {
+	files := bundleFiles(t)
+	png := []byte("\x89PNG\r\n\x1a\n fake image data")
+	for _, c := range []struct {
+		preview []byte
+		keep    bool
+		warn    string
+	}{
+		{png, true, ""},
+		{[]byte("GIF89a"), false, "b.zip/board.json:1:1: /: warning: preview.png is not a PNG image: it is left out"},
+		{nil, false, ""},
+	} {
+		fs := map[string][]byte{}
+		for k, v := range files {
+			fs[k] = v
+		}
+		if c.preview != nil {
+			fs["preview.png"] = c.preview
+		}
+		src, err := game.FromBytes("b.zip", zipFiles(t, zip.Store, fs), game.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		def, l := testPack.LoadDefinition(src)
+		if def == nil {
+			t.Fatal(lines(l))
+		}
+		data, media := def.Preview()
+		if c.keep != (data != nil) || c.keep && (!bytes.Equal(data, png) || media != "image/png") {
+			t.Errorf("preview %q: got %d bytes of %q", c.preview, len(data), media)
+		}
+		if got := strings.Join(lines(l), "\n"); got != c.warn {
+			t.Errorf("preview %q: diagnostics %q, want %q", c.preview, got, c.warn)
+		}
+		if c.keep && !slices.Contains(src.Files(), "preview.png") {
+			t.Errorf("preview.png is not kept in the stored game: %q", src.Files())
 		}
 	}
 }

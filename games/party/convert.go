@@ -38,7 +38,7 @@ func (p *Pack) Convert(def game.Definition, format string) ([]byte, error) {
 	case FormatV3:
 		return indentJSON(g)
 	case FormatBundle:
-		return zipBundle(g)
+		return zipBundle(g, d.Board.Preview)
 	}
 	return nil, fmt.Errorf("party boards convert to %s, not %q", strings.Join(p.Formats(), " or "), format)
 }
@@ -285,8 +285,8 @@ func indentJSON(v any) ([]byte, error) {
 }
 
 // zipBundle writes a v3 game as a zipped bundle: the manifest and one
-// file per part, at the top of the archive.
-func zipBundle(g *v3Game) ([]byte, error) {
+// file per part, at the top of the archive, and its preview if any.
+func zipBundle(g *v3Game, preview []byte) ([]byte, error) {
 	type file struct {
 		name string
 		v    any
@@ -313,6 +313,15 @@ func zipBundle(g *v3Game) ([]byte, error) {
 			return nil, err
 		}
 		if _, err := w.Write(data); err != nil {
+			return nil, err
+		}
+	}
+	if preview != nil {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: previewName, Method: zip.Store, Modified: time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(preview); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,7 @@
 package party
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,11 +16,11 @@ import (
 // its file, format and the pointers of its spaces and events. Win
 // conditions count as their winning spaces (v3 writes several as one),
 // and the engine's configuration, kept only as written, is left out (its
-// turn limit is in the rules).
+// turn limit is in the rules), and so is a bundle's picture.
 func boardFingerprint(t *testing.T, b *Board) string {
 	t.Helper()
 	c := *b
-	c.File, c.Format, c.SpacesFile, c.EngineConfig = "", "", "", nil
+	c.File, c.Format, c.SpacesFile, c.EngineConfig, c.Preview = "", "", "", nil, nil
 	var wins []string
 	for _, w := range c.Rules.Win {
 		wins = append(wins, w.SpaceIDs...)
@@ -99,6 +100,9 @@ func TestConvertRoundTrip(t *testing.T) {
 				wantFormat := map[string]string{FormatV3: "v3", FormatBundle: "bundle"}[format]
 				if back.Board.Format != wantFormat {
 					t.Errorf("read back as %s", back.Board.Format)
+				}
+				if format == FormatBundle && !bytes.Equal(back.Board.Preview, def.Board.Preview) {
+					t.Errorf("the bundle's preview.png: %d bytes, want %d", len(back.Board.Preview), len(def.Board.Preview))
 				}
 				if got := boardFingerprint(t, back.Board); got != want {
 					t.Errorf("the converted board differs:\n got %s\nwant %s", got, want)

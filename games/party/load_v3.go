@@ -305,7 +305,33 @@ func loadBundle(src *game.Source, manifest string) (*Board, diag.List) {
 	if _, ok := parts["topology"]; !ok {
 		return p.finish(nil)
 	}
+	b.Preview = readPreview(src, manifest, mp)
 	return p.finish(b)
+}
+
+// previewName is the picture of a bundle, beside its manifest.
+const previewName = "preview.png"
+
+// pngSignature starts every PNG file.
+const pngSignature = "\x89PNG\r\n\x1a\n"
+
+// readPreview reads a bundle's preview.png, if it has one; a file that is
+// not a PNG image, or that cannot be read, is left out with a warning.
+func readPreview(src *game.Source, manifest string, mp *part) []byte {
+	name := path.Join(path.Dir(manifest), previewName)
+	if !src.Exists(name) {
+		return nil
+	}
+	data, err := src.ReadFile(name)
+	switch {
+	case err != nil:
+		mp.warnf("", "%s is left out: %s", previewName, strings.TrimPrefix(readError(name, err).Message, "cannot read the board: "))
+		return nil
+	case !strings.HasPrefix(string(data[:min(len(data), len(pngSignature))]), pngSignature):
+		mp.warnf("", "%s is not a PNG image: it is left out", previewName)
+		return nil
+	}
+	return data
 }
 
 // nestedManifest returns the first board.json an archive holds in a

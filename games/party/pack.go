@@ -29,6 +29,7 @@ var (
 	_ game.Botter     = (*Match)(nil)
 	_ game.Texter     = (*Match)(nil)
 	_ game.Parser     = (*Match)(nil)
+	_ game.Previewer  = (*Definition)(nil)
 )
 
 // NewPack returns the party pack, with its own registries.
@@ -232,6 +233,14 @@ const (
 	// MaxSeats is the most players any party match has.
 	MaxSeats = 64
 )
+
+// Preview is a bundle's preview.png, if it has one.
+func (d *Definition) Preview() ([]byte, string) {
+	if d.Board.Preview == nil {
+		return nil, ""
+	}
+	return d.Board.Preview, "image/png"
+}
 
 // Info describes the board for the lobby and the command line: its name,
 // description and size, and its player limits (those the board sets, else
