@@ -25,9 +25,9 @@ func (p *Pack) Formats() []string { return []string{FormatV3, FormatBundle} }
 
 // Convert writes a board of any format the pack reads (v1, v2, v3, a
 // bundle) as a v3 game file or as a zipped bundle. What the board means
-// is kept whole (its spaces, events, rules and rendering); what Tabula
-// does not read (plugins, ui, free members) is not written. Loading the
-// result gives the same board.
+// is kept whole (its spaces, events, rules and rendering, and in a bundle
+// its preview.png); what Tabula does not read (plugins, ui, free members)
+// is not written. Loading the result gives the same board.
 func (p *Pack) Convert(def game.Definition, format string) ([]byte, error) {
 	d, ok := def.(*Definition)
 	if !ok {
