@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tabulagames/tabula/examples"
@@ -174,5 +175,32 @@ func TestBoardsFolderOffersBundles(t *testing.T) {
 	}
 	if found["Three steps"] != "party" || found["Three steps, unzipped"] != "party" {
 		t.Fatalf("the folder's games: %v", found)
+	}
+}
+
+// A v2 board (the flat format) is uploaded like any game file, and an
+// archive that would inflate past the server's limits is refused before
+// it is, saying which limit.
+func TestUploadFormats(t *testing.T) {
+	ts := newTestServer(t, Options{Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}, Logger: testLogger()})
+	v2 := `{"name": "Flat", "gameRules": {"minPlayers": 2, "maxPlayers": 4, "startingPositions": {"mode": "single", "spaceIds": [1]}},
+ "spaces": [{"id": 1, "name": "Start", "connections": [{"targetId": 2}], "triggers": []},
+            {"id": 2, "name": "End", "connections": [], "triggers": [{"when": {"type": "ON_ENTER"}, "action": {"type": "SET_PLAYER_STATE", "payload": {"state": "COMPLETED_GAME"}}}]}]}`
+	var saved struct {
+		Board GameInfo `json:"board"`
+	}
+	if st := ts.call("POST", "/api/boards?name=flat.json", v2, &saved); st != http.StatusCreated || saved.Board.Pack != "party" || saved.Board.MinPlayers != 2 {
+		t.Fatalf("uploading a v2 board: %d %+v", st, saved.Board)
+	}
+
+	// 8 MiB of zeros deflate to about 8 KB: past the server's 2 MiB.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("board.json")
+	w.Write(make([]byte, 8<<20))
+	zw.Close()
+	status, body := ts.raw("POST", "/api/boards?name=bomb.zip", buf.Bytes(), map[string]string{"Content-Type": "application/zip"})
+	if status != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "bomb.zip: entry board.json is too large: the limit is 2097152 bytes") {
+		t.Fatalf("a zip bomb: %d %s", status, body)
 	}
 }
