@@ -220,3 +220,21 @@ func TestZippedBundleErrors(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLoadFormats loads the same default board from each format the
+// original wrote it in: v1, v2, the bundle folder and the zipped bundle
+// (whose preview.png is read and checked too).
+func BenchmarkLoadFormats(b *testing.B) {
+	root := sharedDir(b)
+	for _, f := range []string{"v1/defaultBoard.json", "v2/defaultBoard.json", "bundle-default", "bundles/default-board.zip"} {
+		b.Run(f, func(b *testing.B) {
+			path := filepath.Join(root, filepath.FromSlash(f))
+			b.ReportAllocs()
+			for b.Loop() {
+				if board, l := Load(path); board == nil {
+					b.Fatal(lines(l))
+				}
+			}
+		})
+	}
+}
