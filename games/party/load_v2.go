@@ -18,8 +18,9 @@ var v2Shape = v3Shape
 // where v2 writes them at the top and its spaces with "triggers",
 // "position" and "visual". A board with "metadata" is v1; one with a
 // member of v2's top level (other than gameRules, which v1 also allows
-// there) is v2; otherwise its spaces decide, and a board whose spaces say
-// nothing either way is v1. (The original game reads every such file as
+// there), or with a flat gameRules (minPlayers at its top, not under
+// players), is v2; otherwise its spaces decide, and a board whose spaces
+// say nothing either way is v1. (The original game reads every such file as
 // v2, which drops the events of v1 boards.)
 func isV2(obj map[string]any) bool {
 	if _, ok := obj["metadata"]; ok {
@@ -32,6 +33,13 @@ func isV2(obj map[string]any) bool {
 		}
 		if _, ok := obj[k]; ok {
 			return true
+		}
+	}
+	if gr, ok := obj["gameRules"].(map[string]any); ok {
+		for _, k := range flatRuleKeys {
+			if _, ok := gr[k]; ok {
+				return true
+			}
 		}
 	}
 	spaces, _ := obj["spaces"].([]any)

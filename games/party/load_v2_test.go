@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
 )
@@ -136,6 +137,7 @@ func TestFormatByStructure(t *testing.T) {
 		{`{"gameRules": {"players": {"min": 1}}, "spaces": [{"id": 1}]}`, "v1", 0},
 		{`{"spaces": [{"id": 1, "triggers": [{"when": {"type": "ON_LAND"}, "action": {"type": "FORCE_STOP"}}]}]}`, "v2", 1},
 		{`{"name": "x", "spaces": [{"id": 1}]}`, "v2", 0},
+		{`{"gameRules": {"minPlayers": 1}, "spaces": [{"id": 1}]}`, "v2", 0},
 		{`{"type": "game", "board": {"topology": {"spaces": [{"id": "1"}]}}}`, "v3", 0},
 	} {
 		b, l := Parse("b.json", []byte(c.doc))
@@ -145,6 +147,15 @@ func TestFormatByStructure(t *testing.T) {
 		}
 		if b.Format != c.format || len(b.Spaces[0].Events) != c.events {
 			t.Errorf("%s: read as %s with %d events; want %s with %d", c.doc, b.Format, len(b.Spaces[0].Events), c.format, c.events)
+		}
+		// The published schema tells the formats apart the same way: it
+		// checks each file against its own format's definition.
+		pt := (&parser{}).newPart("b.json", []byte(c.doc))
+		pt.decode()
+		rep := diag.NewReporter(pt.file, pt.data)
+		compiledSchemas()[""].Check(rep, pt.root)
+		if len(rep.List) != 0 {
+			t.Errorf("%s: the schema says %q", c.doc, lines(rep.List))
 		}
 	}
 	// The original's own v1 board keeps its events.
