@@ -141,3 +141,36 @@ func TestFixtureSweep(t *testing.T) {
 		}
 	}
 }
+
+// A zipped bundle is a game file for every command: simulate plays it,
+// and a scenario names it as its board.
+func TestZippedBundleCommands(t *testing.T) {
+	zipped := filepath.Join(fixtureRoot(t), "bundles", "default-board.zip")
+	code, out, errOut := tabula("simulate", zipped, "--games", "20", "--players", "2", "--workers", "1")
+	if code != 0 || !strings.Contains(out, "20 games of 2 players") || !strings.Contains(out, "failed                      0") {
+		t.Fatalf("simulate: exit %d\n%s%s", code, out, errOut)
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(zipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "default-board.zip"), data, 0o644))
+	must(os.WriteFile(filepath.Join(dir, "zipped.scenario.yaml"), []byte(`game: party
+name: "the zipped bundle plays to the end"
+board: default-board.zip
+players: [Ann, Bob]
+seed: 7
+expect:
+  over: true
+  reason: every player finished
+`), 0o644))
+	if code, out, errOut := tabula("test", dir); code != 0 || !strings.Contains(out, "zipped.scenario.yaml") {
+		t.Fatalf("test: exit %d\n%s%s", code, out, errOut)
+	}
+}
