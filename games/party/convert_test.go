@@ -59,7 +59,8 @@ func partyBoards(t *testing.T) []string {
 
 // TestConvertRoundTrip converts every board that loads to v3 and to a
 // zipped bundle, loads the result, and finds the same board: same
-// fingerprint, and the same bot game, hash for hash.
+// fingerprint, and the same bot game, hash for hash; converting it again
+// writes the same bytes.
 func TestConvertRoundTrip(t *testing.T) {
 	converted := 0
 	for _, path := range partyBoards(t) {
@@ -99,6 +100,9 @@ func TestConvertRoundTrip(t *testing.T) {
 				}
 				if format == FormatBundle && !bytes.Equal(back.Board.Preview, def.Board.Preview) {
 					t.Errorf("the bundle's preview.png: %d bytes, want %d", len(back.Board.Preview), len(def.Board.Preview))
+				}
+				if again, err := testPack.Convert(back, format); err != nil || !bytes.Equal(again, data) {
+					t.Errorf("converting the converted board again gives other bytes (%v)", err)
 				}
 				if got := boardFingerprint(t, back.Board); got != want {
 					t.Errorf("the converted board differs:\n got %s\nwant %s", got, want)
