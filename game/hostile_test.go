@@ -115,15 +115,53 @@ func deflated(t testing.TB, name string, data []byte) []byte {
 // large is inflated: each case reads the archive and every entry it
 // offers, within a megabyte of allocation.
 func TestHostileArchives(t *testing.T) {
+	for _, c := range hostileArchives(t) {
+		t.Run(c.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			err := readAll(c.name+".zip", c.data)
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error saying %q", err, c.want)
+			}
+			if !strings.Contains(err.Error(), c.name+".zip") {
+				t.Errorf("%v does not name the archive", err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+				t.Errorf("refusing it allocated %d bytes", alloc)
+			}
+		})
+	}
+}
+
+// BenchmarkHostileArchives measures refusing each crafted archive.
+func BenchmarkHostileArchives(b *testing.B) {
+	for _, c := range hostileArchives(b) {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if readAll("x.zip", c.data) == nil {
+					b.Fatal("accepted")
+				}
+			}
+		})
+	}
+}
+
+// hostileArchive is an archive crafted to exhaust a reader, and what its
+// refusal says.
+type hostileArchive struct {
+	name string
+	data []byte
+	want string
+}
+
+func hostileArchives(t testing.TB) []hostileArchive {
 	const copies = 3_900_000 // 1,006,200,001 bytes of zeros, about 6.3 MB deflated
 	bomb := zeroBomb(copies)
 	size := uint64(1 + 258*copies)
 	crc := zeroCRC(int64(size))
-	for _, c := range []struct {
-		name string
-		data []byte
-		want string
-	}{
+	return []hostileArchive{
 		{"1 GB entry, honest header", rawZip(t, "board.json", bomb, crc, size),
 			"entry board.json is too large: the limit is 33554432 bytes"},
 		{"1 GB entry, header says 100 bytes", rawZip(t, "board.json", bomb, crc, 100),
@@ -144,22 +182,6 @@ func TestHostileArchives(t *testing.T) {
 			"is too large: the limit is 1000 entries"},
 		{"the same entry twice", zipOf(t, "", "board.json", "{}", "board.json", "{}"),
 			`entry "board.json" appears twice`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			err := readAll(c.name+".zip", c.data)
-			runtime.ReadMemStats(&after)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("got %v, want an error saying %q", err, c.want)
-			}
-			if !strings.Contains(err.Error(), c.name+".zip") {
-				t.Errorf("%v does not name the archive", err)
-			}
-			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
-				t.Errorf("refusing it allocated %d bytes", alloc)
-			}
-		})
 	}
 }
 
