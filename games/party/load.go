@@ -47,7 +47,8 @@ func (p *parser) checkStats(b *Board) {
 
 // Load reads a party board on disk: a JSON file in the v1, v2 or v3
 // format, or a bundle (a folder holding a board.json manifest, that
-// manifest itself, or a zip archive of the folder's files). It checks the board against the published JSON Schema
+// manifest itself, or a zip archive of the folder's files). It checks the
+// board against the published JSON Schema
 // (docs/schema/board-1.schema.json) and the rules of the game — duplicate
 // and dangling space ids, unknown triggers, actions, effects and
 // placeholders, missing or mistyped payload members, CODE conditions that
