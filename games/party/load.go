@@ -132,7 +132,7 @@ func readError(path string, err error) diag.Diagnostic {
 }
 
 // detect reports whether a file's bytes are a party board: JSON with
-// top-level "spaces" (v1), a v3 game ("type": "game" or
+// top-level "spaces" (v1 or v2), a v3 game ("type": "game" or
 // "board": {"topology"}) or a bundle manifest. JSON too broken to decode
 // counts when it mentions "spaces" or "topology", so that its syntax
 // errors are reported.
