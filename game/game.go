@@ -122,6 +122,25 @@ type Validator interface {
 	Validate(src *Source) diag.List
 }
 
+// Previewer is a Definition with a picture of itself for the lobby, such
+// as a party bundle's preview.png.
+type Previewer interface {
+	// Preview is the picture's bytes and media type ("image/png"); nil if
+	// the game has none.
+	Preview() ([]byte, string)
+}
+
+// Converter is a Pack that writes the games it loaded in its other
+// formats, such as an old file format in the current one.
+type Converter interface {
+	// Formats lists the formats Convert writes, such as "v3".
+	Formats() []string
+	// Convert writes a definition the pack loaded in a format: the bytes
+	// of one file, or of a zip archive (IsZip tells) for a game of
+	// several files. Loading them again gives the same game.
+	Convert(def Definition, format string) ([]byte, error)
+}
+
 // Outliner is a Pack that tells its editor more about a file being edited
 // than whether it is valid, and fills in its catalog's templates.
 type Outliner interface {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -189,6 +190,11 @@ func fromZip(name string, data []byte, limits Limits) (*Source, error) {
 	if int64(len(data)) > limits.Total {
 		return nil, &LimitError{What: name, Limit: limits.Total, Unit: "bytes"}
 	}
+	// The archive's last record says how many entries it has: refuse too
+	// many before the reader allocates a header for each.
+	if n, ok := zipEntryCount(data); ok && n > limits.Entries {
+		return nil, &LimitError{What: name, Limit: int64(limits.Entries), Unit: "entries"}
+	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable zip archive: %v", name, err)
@@ -228,6 +234,31 @@ func fromZip(name string, data []byte, limits Limits) (*Source, error) {
 		main = c
 	}
 	return &Source{fsys: z, main: main, label: name, limits: limits, zipped: true}, nil
+}
+
+// zipEntryCount reads the number of entries from the end record of a zip
+// archive (false if it has none, or defers to a zip64 record).
+func zipEntryCount(data []byte) (int, bool) {
+	const endLen = 22 // the end record without its comment
+	lo := max(0, len(data)-endLen-0xffff)
+	for i := len(data) - endLen; i >= lo; i-- {
+		if data[i] == 'P' && bytes.HasPrefix(data[i:], []byte("PK\x05\x06")) {
+			n := int(data[i+10]) | int(data[i+11])<<8
+			return n, n != 0xffff
+		}
+	}
+	return 0, false
+}
+
+// Entries lists the names of an archive's files, sorted, so that a
+// loader can say what an archive holds when it lacks what it needs; nil
+// for a source that is not an archive.
+func (s *Source) Entries() []string {
+	z, ok := s.fsys.(*zipFS)
+	if !ok {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(z.files))
 }
 
 // CheckName refuses a file name that climbs out of a source: "..",
@@ -472,11 +503,13 @@ func (z *zipFS) Open(name string) (fs.File, error) {
 	// header that lies about it.
 	data, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
 	rc.Close()
+	// The zip reader itself refuses to read an entry past its declared
+	// size (a format error).
+	if uint64(len(data)) > f.UncompressedSize64 || errors.Is(err, zip.ErrFormat) {
+		return nil, fmt.Errorf("%s inflates to more than its declared %d bytes", name, f.UncompressedSize64)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if uint64(len(data)) > f.UncompressedSize64 {
-		return nil, fmt.Errorf("%s inflates to more than its declared %d bytes", name, f.UncompressedSize64)
 	}
 	return &memFile{Reader: bytes.NewReader(data), name: path.Base(name), size: int64(len(data))}, nil
 }

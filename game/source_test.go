@@ -10,7 +10,7 @@ import (
 	"github.com/tabulagames/tabula/game"
 )
 
-func zipOf(t *testing.T, comment string, files ...string) []byte {
+func zipOf(t testing.TB, comment string, files ...string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

@@ -30,6 +30,7 @@ func (srv *Server) routes(mux *http.ServeMux) {
 
 	mux.HandleFunc("GET /api/boards", srv.listGames)
 	mux.HandleFunc("GET /api/boards/{id}", srv.getGame)
+	mux.HandleFunc("GET /api/boards/{id}/preview", srv.gamePreview)
 	mux.HandleFunc("POST /api/boards", srv.saveGame)
 	mux.HandleFunc("PATCH /api/boards/{id}", srv.renameGame)
 	mux.HandleFunc("DELETE /api/boards/{id}", srv.deleteGame)
@@ -115,6 +116,32 @@ func (srv *Server) getGame(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, boardMsg{Info: e.info, Drawing: e.c.drawing})
+}
+
+// gamePreview answers a library game's picture, which the lobby shows
+// beside it.
+func (srv *Server) gamePreview(w http.ResponseWriter, req *http.Request) {
+	e, ok := srv.library.get(req.PathValue("id"))
+	if !ok {
+		writeError(w, http.StatusNotFound, "no game %q", req.PathValue("id"))
+		return
+	}
+	var data []byte
+	media := ""
+	if p, ok := e.c.def.(game.Previewer); ok {
+		data, media = p.Preview()
+	}
+	if data == nil {
+		writeError(w, http.StatusNotFound, "game %q has no picture", req.PathValue("id"))
+		return
+	}
+	// The picture comes from whoever uploaded the game: it is served as
+	// the image it was checked to be, and nothing else.
+	h := w.Header()
+	h.Set("Content-Type", media)
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cache-Control", "public, max-age=3600")
+	w.Write(data)
 }
 
 // readGame reads a game file sent by a client, within the upload limit:

@@ -37,6 +37,9 @@ type GameInfo struct {
 	File string `json:"file"`
 	// Hash identifies its contents.
 	Hash string `json:"hash"`
+	// Preview is the URL of the game's picture (a party bundle's
+	// preview.png), if it has one.
+	Preview string `json:"preview,omitempty"`
 }
 
 // compiled is a game file loaded once and shared by every match played on
@@ -343,6 +346,11 @@ func (l *library) add(id, source string, c *compiled, owner string) *libEntry {
 	e := &libEntry{info: GameInfo{ID: id, Info: c.info, Source: source, File: path.Base(c.file), Hash: c.hash}, c: c, owner: owner}
 	if e.info.Name == "" {
 		e.info.Name = id
+	}
+	if p, ok := c.def.(game.Previewer); ok {
+		if data, _ := p.Preview(); data != nil {
+			e.info.Preview = "/api/boards/" + id + "/preview"
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -7,6 +7,7 @@
 //	tabula simulate FILE      play many bot games and report balance
 //	tabula serve              host games for friends in the browser
 //	tabula schema NAME        print a published JSON Schema
+//	tabula convert FILE       write a game in another format of its pack
 //
 // Every command reaches the games through one list of packs (packs.go)
 // and the game interface.
@@ -81,7 +82,7 @@ func newRoot(ps game.Packs) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: 2, err: fmt.Errorf("%w\n%s", err, c.UsageString())}
 	})
-	for _, mk := range []func(game.Packs) *cobra.Command{newValidate, newPlay, newTest, newSimulate, newServe, newSchema} {
+	for _, mk := range []func(game.Packs) *cobra.Command{newValidate, newPlay, newTest, newSimulate, newServe, newSchema, newConvert} {
 		root.AddCommand(mk(ps))
 	}
 	return root

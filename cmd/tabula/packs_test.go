@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,17 +91,7 @@ func TestValidateAnyFileOfAPack(t *testing.T) {
 // TestValidateFixtures runs `tabula validate` on fixtures of the original
 // game (docs/boards.md lists each result).
 func TestValidateFixtures(t *testing.T) {
-	dir := os.Getenv("TABULA_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	root := filepath.Join(dir, "fixtures", "customjack")
-	if _, err := os.Stat(root); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the shared fixtures are missing: %v", err)
-		}
-		t.Skipf("skipping: the shared fixtures are not at %s (set TABULA_SHARED): %v", root, err)
-	}
+	root := fixtureRoot(t)
 	for _, c := range []struct {
 		file string
 		code int

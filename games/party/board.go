@@ -1,10 +1,11 @@
 // Package party is the party board game pack: boards of spaces joined by
 // one-way connections, whose events ("when a player lands here, prompt
 // everybody to drink") are triggers resolved by the engine's priority
-// agenda. It reads the original game's board formats (v1, v3 and the bundle
-// folder), validates them, and plays them with the intended semantics of
-// the original: ON_EXIT once when a step leaves a space, ON_ENTER once per
-// entry, ON_LAND once when a move ends there, skip-turn effects that work.
+// agenda. It reads the original game's board formats (v1, v2, v3 and the
+// bundle, a folder or a zip archive), validates them, and plays them with
+// the intended semantics of the original: ON_EXIT once when a step leaves
+// a space, ON_ENTER once per entry, ON_LAND once when a move ends there,
+// skip-turn effects that work.
 package party
 
 import (
@@ -15,8 +16,8 @@ import (
 // Board is a party board loaded from any supported format. It is immutable
 // once loaded and shared by every match played on it.
 type Board struct {
-	// File is where the board was loaded from; Format is "v1", "v3" or
-	// "bundle".
+	// File is where the board was loaded from; Format is "v1", "v2",
+	// "v3" or "bundle".
 	File   string
 	Format string
 	// SpacesFile is the file the Pointer of every space and event refers
@@ -39,6 +40,9 @@ type Board struct {
 	Render map[string]any
 
 	Rules GameRules
+
+	// Preview is a bundle's preview.png (nil if none): the lobby shows it.
+	Preview []byte
 
 	// Spaces are in board order, which breaks ties between events of equal
 	// priority.

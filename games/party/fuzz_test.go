@@ -1,9 +1,13 @@
 package party
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tabulagames/tabula/game"
@@ -14,7 +18,7 @@ import (
 // exactly when there are no errors; a board that loads plays to the end
 // with bots (or stops with an error the rules name, never a panic), and a
 // replay of its commands gives the same hashes. The seeds are the bundled
-// boards, the original game's v1 and v3 boards (read from the shared
+// boards, the original game's v1, v2 and v3 boards (read from the shared
 // fixtures when they are there) and a few small boards of our own.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"spaces": [{"id": 1, "connections": [{"targetId": 1}], "events": [{"trigger": {"type": "CODE", "payload": "turnNumber === 1"}, "action": {"type": "PROMPT", "payload": {"message": "{{RANDOM_COLOR({{RANDOM_WORD}})}}"}}}]}]}`))
@@ -25,7 +29,7 @@ func FuzzParse(f *testing.F) {
 		{"id": 3, "events": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "SET_PLAYER_STATE", "payload": {"state": "COMPLETED_GAME"}}}]}]}`))
 	patterns := []string{"../../examples/party/*.json"}
 	if dir := fixtures(f); dir != "" {
-		patterns = append(patterns, filepath.Join(dir, "v[13]", "*.json"))
+		patterns = append(patterns, filepath.Join(dir, "v[123]", "*.json"))
 	}
 	for _, pattern := range patterns {
 		files, _ := filepath.Glob(pattern)
@@ -82,4 +86,49 @@ func fixtures(f *testing.F) string {
 		return ""
 	}
 	return dir
+}
+
+// FuzzZippedBundle: no archive makes reading a zipped bundle panic, and a
+// board comes back exactly when there are no errors. The seeds are the
+// original's zipped bundle and the bundle folder zipped here.
+func FuzzZippedBundle(f *testing.F) {
+	if dir := fixtures(f); dir != "" {
+		if data, err := os.ReadFile(filepath.Join(dir, "bundles", "default-board.zip")); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add(zipOfFiles(f, map[string]string{
+		"board.json":    `{"schema_version": 2, "id": "x", "paths": {"topology": "t.json", "rules": "r.json"}}`,
+		"t.json":        `{"spaces": [{"id": "1", "connections": [{"targetId": "1"}]}]}`,
+		"r.json":        `{"minPlayers": 1}`,
+		"preview.png":   "\x89PNG\r\n\x1a\n",
+		"ignored/x.txt": "",
+	}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		src, err := game.FromBytes("f.zip", data, game.Limits{File: 1 << 20, Total: 4 << 20})
+		if err != nil || !src.IsDir() {
+			return
+		}
+		b, list := readSource(src)
+		if (b == nil) != list.HasErrors() {
+			t.Fatalf("board %v, errors %v", b != nil, list.HasErrors())
+		}
+	})
+}
+
+// zipOfFiles archives files, deflated, in name order.
+func zipOfFiles(tb testing.TB, files map[string]string) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		w, err := zw.Create(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		w.Write([]byte(files[name]))
+	}
+	if err := zw.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -45,9 +45,10 @@ func (p *parser) checkStats(b *Board) {
 	}
 }
 
-// Load reads a party board on disk: a JSON file in the v1 or v3 format, or
-// a bundle (a folder holding a board.json manifest, or that manifest
-// itself). It checks the board against the published JSON Schema
+// Load reads a party board on disk: a JSON file in the v1, v2 or v3
+// format, or a bundle (a folder holding a board.json manifest, that
+// manifest itself, or a zip archive of the folder's files). It checks the
+// board against the published JSON Schema
 // (docs/schema/board-1.schema.json) and the rules of the game — duplicate
 // and dangling space ids, unknown triggers, actions, effects and
 // placeholders, missing or mistyped payload members, CODE conditions that
@@ -78,7 +79,7 @@ func readSource(src *game.Source) (*Board, diag.List) {
 	return parse(src.Context(), src.Name(), data)
 }
 
-// Parse reads a board from the bytes of a JSON file (v1 or v3; a bundle
+// Parse reads a board from the bytes of a JSON file (v1, v2 or v3; a bundle
 // must be loaded from its folder with Load). file names the bytes in
 // diagnostics.
 func Parse(file string, data []byte) (*Board, diag.List) {
@@ -106,8 +107,10 @@ func parse(ctx context.Context, file string, data []byte) (*Board, diag.List) {
 		pt.errorf("", "this is the manifest of a bundle: load its folder")
 	case "v1":
 		b = p.v1(pt, obj)
+	case "v2":
+		b = p.v2(pt, obj)
 	default:
-		pt.errorf("", `not a party board: a v1 board has "spaces", a v3 board has "type": "game" and "board": {"topology": …}`)
+		pt.errorf("", `not a party board: a v1 or v2 board has "spaces", a v3 board has "type": "game" and "board": {"topology": …}`)
 	}
 	return p.finish(b)
 }
@@ -129,7 +132,7 @@ func readError(path string, err error) diag.Diagnostic {
 }
 
 // detect reports whether a file's bytes are a party board: JSON with
-// top-level "spaces" (v1), a v3 game ("type": "game" or
+// top-level "spaces" (v1 or v2), a v3 game ("type": "game" or
 // "board": {"topology"}) or a bundle manifest. JSON too broken to decode
 // counts when it mentions "spaces" or "topology", so that its syntax
 // errors are reported.
@@ -182,6 +185,9 @@ func boardFormat(obj map[string]any) string {
 		return "manifest"
 	}
 	if _, ok := obj["spaces"]; ok {
+		if isV2(obj) {
+			return "v2"
+		}
 		return "v1"
 	}
 	return ""

@@ -242,11 +242,9 @@ func TestDiagnostics(t *testing.T) {
 		{"not an object", `[1]`, []string{
 			"b.json:1:1: /: a board must be a JSON object, not an array"}},
 		{"unknown shape", `{"board": 1}`, []string{
-			"b.json:1:1: /: not a party board: a v1 board has \"spaces\", a v3 board has \"type\": \"game\" and \"board\": {\"topology\": …}"}},
+			"b.json:1:1: /: not a party board: a v1 or v2 board has \"spaces\", a v3 board has \"type\": \"game\" and \"board\": {\"topology\": …}"}},
 		{"no spaces", `{"spaces": []}`, []string{
 			"b.json:1:12: /spaces: a board needs at least one space"}},
-		{"flat layout", `{"name": "x", "spaces": [{"id": 1, "triggers": []}]}`, []string{
-			"b.json:1:1: /: this is the flat board layout of late 2025, which Tabula does not read: put name, author, gameEngine and renderConfig under \"metadata\" and use \"events\" and \"visualDetails\" in spaces (v1), or write the board as v3"}},
 		{"unknown trigger", wrap(ev(`{"type": "ON_LADN"}`, `{"type": "FORCE_STOP"}`)), []string{
 			"b.json:2:22: /spaces/0/events/0/trigger/type: unknown trigger \"ON_LADN\" (did you mean ON_LAND?); the triggers are ON_ENTER, ON_LAND, ON_EXIT, CODE"}},
 		{"normalised names", wrap(`{"trigger": {"type": "on enter"}, "action": {"type": "force stop"}, "priority": "very low"}`), []string{

@@ -19,11 +19,6 @@ func defaultRules() GameRules {
 func (p *parser) v1(pt *part, obj map[string]any) *Board {
 	pt.schemaDef = "v1"
 	b := &Board{File: pt.file, SpacesFile: pt.file, Format: "v1", EngineType: "turn-based", Rules: defaultRules()}
-	if _, hasMeta := obj["metadata"]; !hasMeta && flatLayout(obj) {
-		pt.errorf("", `this is the flat board layout of late 2025, which Tabula does not read: put name, author, gameEngine and renderConfig under "metadata" and use "events" and "visualDetails" in spaces (v1), or write the board as v3`)
-		p.stop = true
-		return nil
-	}
 	pt.checkKeys(obj, "", "a v1 board", []string{"$schema", "metadata", "spaces", "gameRules"})
 	meta, _ := pt.obj(obj, "", "metadata")
 	var engineConfig map[string]any
@@ -65,23 +60,6 @@ func (p *parser) v1(pt *part, obj map[string]any) *Board {
 	p.spacesPt, p.spacesPtr = pt, "/spaces"
 	b.Spaces = p.spaces(pt, obj["spaces"], "/spaces", v1Shape)
 	return b
-}
-
-// flatLayout reports whether a board without metadata is in the flat
-// layout (name and gameEngine at the top, v3-style spaces).
-func flatLayout(obj map[string]any) bool {
-	for _, k := range []string{"name", "author", "gameEngine", "renderConfig", "created", "modified"} {
-		if _, ok := obj[k]; ok {
-			return true
-		}
-	}
-	spaces, _ := obj["spaces"].([]any)
-	for _, s := range spaces {
-		if m, ok := s.(map[string]any); ok && (m["triggers"] != nil || m["position"] != nil) {
-			return true
-		}
-	}
-	return false
 }
 
 func readTags(pt *part, m map[string]any, ptr string) []string {
@@ -148,6 +126,12 @@ func (p *parser) rulesV1(pt *part, gr map[string]any, ptr string, r *GameRules) 
 			r.Start = p.startingPositions(pt, sp, pptr+"/startingPositions", false)
 		}
 	}
+	p.rulesPlay(pt, gr, ptr, r)
+}
+
+// rulesPlay reads the members v1 and v2 gameRules share: turns, movement
+// and victory.
+func (p *parser) rulesPlay(pt *part, gr map[string]any, ptr string, r *GameRules) {
 	if t, ok := pt.obj(gr, ptr, "turns"); ok {
 		if n, ok := pt.wholeIn(t, ptr+"/turns", "maxTurns", 0, MaxTurnLimit, "rounds before the game ends; 0: no limit"); ok {
 			r.MaxTurns = n

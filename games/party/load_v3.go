@@ -1,7 +1,9 @@
 package party
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -199,6 +201,13 @@ func loadBundle(src *game.Source, manifest string) (*Board, diag.List) {
 	if err != nil {
 		d := readError(mfile, err)
 		d.Message = "not a bundle: a bundle folder holds a board.json manifest (" + strings.TrimPrefix(d.Message, "cannot read the board: ") + ")"
+		if entries := src.Entries(); entries != nil && errors.Is(err, fs.ErrNotExist) {
+			d.File = src.Name()
+			d.Message = "board.json not found in the bundle: a zipped bundle holds its board.json manifest at the top of the archive"
+			if nested := nestedManifest(entries); nested != "" {
+				d.Message += fmt.Sprintf(", not in a folder (this one has %q): zip the bundle folder's files, not the folder", nested)
+			}
+		}
 		return nil, diag.List{d}
 	}
 	mp := p.newPart(mfile, data)
@@ -296,5 +305,54 @@ func loadBundle(src *game.Source, manifest string) (*Board, diag.List) {
 	if _, ok := parts["topology"]; !ok {
 		return p.finish(nil)
 	}
+	b.Preview = readPreview(src, manifest, mp)
 	return p.finish(b)
+}
+
+// previewName is the picture of a bundle, beside its manifest.
+const previewName = "preview.png"
+
+// pngSignature starts every PNG file.
+const pngSignature = "\x89PNG\r\n\x1a\n"
+
+// readPreview reads a bundle's preview.png, if it has one; a file that is
+// not a PNG image, or that cannot be read, is left out with a warning.
+func readPreview(src *game.Source, manifest string, mp *part) []byte {
+	name := path.Join(path.Dir(manifest), previewName)
+	if !src.Exists(name) {
+		return nil
+	}
+	data, err := src.ReadFile(name)
+	switch {
+	case err != nil:
+		mp.warnf("", "%s is left out: %s", previewName, strings.TrimPrefix(readError(name, err).Message, "cannot read the board: "))
+		return nil
+	case !strings.HasPrefix(string(data[:min(len(data), len(pngSignature))]), pngSignature):
+		mp.warnf("", "%s is not a PNG image: it is left out", previewName)
+		return nil
+	}
+	return data
+}
+
+// nestedManifest returns the first board.json an archive holds in a
+// folder, or "".
+func nestedManifest(entries []string) string {
+	for _, e := range entries {
+		if path.Base(e) == manifestName {
+			return e
+		}
+	}
+	return ""
+}
+
+// looksLikeBundle reports whether an archive holds the parts of a bundle
+// without its manifest at the top, so that its loader can say what is
+// missing.
+func looksLikeBundle(src *game.Source) bool {
+	for _, e := range src.Entries() {
+		if b := path.Base(e); b == manifestName || b == "topology.json" {
+			return true
+		}
+	}
+	return false
 }

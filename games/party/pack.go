@@ -29,6 +29,7 @@ var (
 	_ game.Botter     = (*Match)(nil)
 	_ game.Texter     = (*Match)(nil)
 	_ game.Parser     = (*Match)(nil)
+	_ game.Previewer  = (*Definition)(nil)
 )
 
 // NewPack returns the party pack, with its own registries.
@@ -58,13 +59,14 @@ func NewPack() *Pack {
 // Name is "party".
 func (p *Pack) Name() string { return "party" }
 
-// Detect claims v1 and v3 board files, bundle manifests and bundle folders
-// (a folder holding a board.json manifest). JSON too broken to decode
+// Detect claims v1, v2 and v3 board files, bundle manifests, bundle
+// folders (a folder holding a board.json manifest) and zipped bundles
+// (also those whose manifest is missing or in a folder, to say so). JSON too broken to decode
 // counts when it mentions "spaces" or "topology", so that its syntax
 // errors are reported; a file whose "game" names another pack does not.
 func (p *Pack) Detect(src *game.Source) bool {
 	if src.IsDir() {
-		return src.Exists(manifestName)
+		return src.Exists(manifestName) || looksLikeBundle(src)
 	}
 	data, err := src.Data()
 	return err == nil && detect(data)
@@ -231,6 +233,14 @@ const (
 	// MaxSeats is the most players any party match has.
 	MaxSeats = 64
 )
+
+// Preview is a bundle's preview.png, if it has one.
+func (d *Definition) Preview() ([]byte, string) {
+	if d.Board.Preview == nil {
+		return nil, ""
+	}
+	return d.Board.Preview, "image/png"
+}
 
 // Info describes the board for the lobby and the command line: its name,
 // description and size, and its player limits (those the board sets, else

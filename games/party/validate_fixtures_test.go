@@ -33,11 +33,11 @@ func sharedDir(t testing.TB) string {
 	return filepath.Join(dir, "fixtures", "customjack")
 }
 
-// fixtureFiles lists every board fixture: each v1 and v3 file and the
-// bundle folder, relative to the fixtures folder.
+// fixtureFiles lists every board fixture: each v1, v2 and v3 file, the
+// zipped bundle and the bundle folder, relative to the fixtures folder.
 func fixtureFiles(t *testing.T, root string) []string {
 	var files []string
-	for _, pattern := range []string{"v1/*.json", "v3/*.json"} {
+	for _, pattern := range []string{"v1/*.json", "v2/*.json", "v3/*.json", "bundles/*.zip"} {
 		m, err := filepath.Glob(filepath.Join(root, pattern))
 		if err != nil {
 			t.Fatal(err)
@@ -191,7 +191,7 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // TestPublishedSchema: the published schema, as an editor uses it (the
-// whole document, which picks v1 or v3 itself), accepts the original's
+// whole document, which picks v1, v2 or v3 itself), accepts the original's
 // boards that need no warning, and rejects a board the loader rejects.
 func TestPublishedSchema(t *testing.T) {
 	schemaDiagnostics := func(pt *part, def string) diag.List {
@@ -200,7 +200,7 @@ func TestPublishedSchema(t *testing.T) {
 		return rep.List
 	}
 	root := sharedDir(t)
-	for _, f := range []string{"v1/defaultBoard.json", "v1/defaultBoard-actual.json", "v3/placeholder-showcase.json"} {
+	for _, f := range []string{"v1/defaultBoard.json", "v1/defaultBoard-actual.json", "v2/defaultBoard.json", "v3/placeholder-showcase.json"} {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
 			t.Fatal(err)

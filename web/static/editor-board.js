@@ -5,11 +5,42 @@ import { h } from "./util.js";
 import { field, wrapField, textInput, commitInput, pointer, priorityDocs } from "./forms.js";
 import { moveButtons } from "./editor-rules.js";
 
-// --- party boards: v1 and v3 spell a space differently ---
+// --- party boards: v1 and v3 (and v2, flat) spell a space differently ---
 
-// partyShape returns how a party board spells its spaces.
+// The members that make a board without "metadata" the flat v2 format, as
+// the loader tells it (games/party/load_v2.go).
+const v2Top = ["version", "name", "author", "description", "created", "modified", "tags", "gameEngine", "renderConfig", "requiredPlugins"];
+const v2Rules = ["minPlayers", "maxPlayers", "startingPositions", "recommendedPlayers"];
+
+// isV2 reports whether a board is in the flat v2 format: no metadata, and
+// v2 members at its top, a flat gameRules, or v3-style spaces only.
+export function isV2(doc) {
+  if ("metadata" in doc) return false;
+  if (v2Top.some((k) => k in doc)) return true;
+  const gr = doc.gameRules;
+  if (gr && typeof gr === "object" && v2Rules.some((k) => k in gr)) return true;
+  let v1 = false, v2 = false;
+  for (const s of Array.isArray(doc.spaces) ? doc.spaces : []) {
+    if (!s || typeof s !== "object") continue;
+    if ("events" in s || "visualDetails" in s) v1 = true;
+    if ("triggers" in s || "position" in s || "visual" in s) v2 = true;
+  }
+  return v2 && !v1;
+}
+
+// partyShape returns how a party board spells its spaces, and where its
+// name and description are (metaPtr: their parent's pointer).
 export function partyShape(doc) {
   const v3 = doc.type === "game" || (doc.board && doc.board.topology);
+  if (!v3 && isV2(doc)) {
+    doc.spaces ||= [];
+    return {
+      spaces: doc.spaces, base: pointer("spaces"), events: "triggers", trigger: "when", draw: "draw",
+      x: (s) => s.position?.x ?? 0, y: (s) => s.position?.y ?? 0, visual: (s) => (s.visual ||= {}),
+      setXY: (s, x, y) => { s.position = { ...(s.position || {}), x, y }; }, xyPtr: "position", visualKey: "visual",
+      meta: () => doc, metaPtr: "",
+    };
+  }
   if (v3) {
     doc.board ||= {};
     doc.board.topology ||= {};
@@ -18,15 +49,15 @@ export function partyShape(doc) {
       spaces: doc.board.topology.spaces, base: pointer("board", "topology", "spaces"), events: "triggers", trigger: "when", draw: "draw",
       x: (s) => s.position?.x ?? 0, y: (s) => s.position?.y ?? 0, visual: (s) => (s.visual ||= {}),
       setXY: (s, x, y) => { s.position = { ...(s.position || {}), x, y }; }, xyPtr: "position", visualKey: "visual",
-      meta: () => (doc.metadata ||= {}),
+      meta: () => (doc.metadata ||= {}), metaPtr: "/metadata",
     };
   }
   doc.spaces ||= [];
   return {
     spaces: doc.spaces, base: pointer("spaces"), events: "events", trigger: "trigger", draw: "drawConnection",
     x: (s) => s.visualDetails?.x ?? 0, y: (s) => s.visualDetails?.y ?? 0, visual: (s) => (s.visualDetails ||= {}),
-    setXY: (s, x, y) => { s.visualDetails = { ...(s.visualDetails || {}), x, y }; }, xyPtr: "visualDetails",
-    meta: () => (doc.metadata ||= {}),
+    setXY: (s, x, y) => { s.visualDetails = { ...(s.visualDetails || {}), x, y }; }, xyPtr: "visualDetails", visualKey: "visualDetails",
+    meta: () => (doc.metadata ||= {}), metaPtr: "/metadata",
   };
 }
 
@@ -34,7 +65,7 @@ export function partyShape(doc) {
 export function partyDrawing(doc) {
   const sh = partyShape(doc);
   return {
-    render: doc.metadata?.renderConfig || doc.board?.rendering || {},
+    render: doc.metadata?.renderConfig || doc.board?.rendering || doc.renderConfig || {},
     spaces: sh.spaces.map((s) => {
       const v = sh.visual(s);
       return {
@@ -304,11 +335,12 @@ export function gamePanel(ed) {
     ed.changed(false);
   };
   if (ed.kind === "party") {
-    const meta = partyShape(doc).meta();
+    const sh = partyShape(doc);
+    const meta = sh.meta();
     return h("div", { class: "panel" }, h("div", { class: "fields" },
-      field({ name: "name", type: "text" }, meta.name, set(meta, "name"), "/metadata/name"),
-      field({ name: "description", type: "text" }, meta.description, set(meta, "description"), "/metadata/description"),
-      field({ name: "author", type: "text" }, meta.author, set(meta, "author"), "/metadata/author")),
+      field({ name: "name", type: "text" }, meta.name, set(meta, "name"), sh.metaPtr + "/name"),
+      field({ name: "description", type: "text" }, meta.description, set(meta, "description"), sh.metaPtr + "/description"),
+      field({ name: "author", type: "text" }, meta.author, set(meta, "author"), sh.metaPtr + "/author")),
     h("p", { class: "hint" }, "Rules of play (players, dice, winning) are edited in the Source tab."));
   }
   // Members are created when they are first set, so that opening the

@@ -171,6 +171,7 @@ class Lobby {
         h("button", { type: "button", class: "link delete", onclick: () => this.remove(g, secret) }, "Delete"));
     }
     li.append(...[title,
+      g.preview ? h("img", { class: "preview", src: g.preview, alt: "", loading: "lazy" }) : null,
       h("p", { class: "meta" }, playersText(g), g.size ? ` · ${g.size}` : "", g.source === "saved" ? " · saved by a player" : g.source === "folder" ? " · from the server's folder" : ""),
       g.description ? h("p", { class: "description" }, g.description) : null, actions].filter(Boolean));
     return li;
