@@ -34,7 +34,10 @@ type Scenario struct {
 	Paths   []string `yaml:"paths"`
 	// Until is "end" (play to the end, the default) or "rolls" (stop when
 	// the scripted rolls run out).
-	Until  string `yaml:"until"`
+	Until string `yaml:"until"`
+	// Compat plays the scenario in a compatibility mode: "original" plays
+	// as the original game did (see Quirks).
+	Compat string `yaml:"compat"`
 	Expect Expect `yaml:"expect"`
 }
 
@@ -65,10 +68,19 @@ type Expect struct {
 // RunScenario runs a party scenario file and compares the outcome with its
 // expectations.
 func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
+	return p.RunScenarioWith(path, data, scenario.Options{})
+}
+
+// RunScenarioWith is RunScenario with a run's options: a scenario that
+// names no compatibility mode plays in o.Compat.
+func (p *Pack) RunScenarioWith(path string, data []byte, o scenario.Options) *scenario.Result {
 	var sc Scenario
 	r, ok := scenario.Open(path, data, &sc)
 	if !ok {
 		return r
+	}
+	if sc.Compat == "" {
+		sc.Compat = o.Compat
 	}
 	m, err := sc.play(p, path)
 	if err != nil {
@@ -100,7 +112,7 @@ func (sc *Scenario) play(p *Pack, path string) (*Match, error) {
 	if len(players) == 0 {
 		players = []string{"Player 1"}
 	}
-	m, err := def.NewMatch(game.Setup{Players: players, Seed: sc.Seed, MaxRounds: sc.MaxRounds, Dice: sc.Rolls}, Options{})
+	m, err := def.NewMatch(game.Setup{Players: players, Seed: sc.Seed, MaxRounds: sc.MaxRounds, Dice: sc.Rolls, Compat: sc.Compat}, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -212,3 +224,5 @@ func (m *Match) traceLines() []string {
 	}
 	return out
 }
+
+var _ scenario.OptionsRunner = (*Pack)(nil)
