@@ -51,7 +51,8 @@ func (s *State) arrive(c *engine.Ctx, how arrival, from int) {
 	switch {
 	case s.quirks.ExitReFires:
 		if n := len(p.History); n >= 2 {
-			s.emitAt(c, evExit, p.History[n-2].Space)
+			left := p.History[n-2].Space
+			s.emitQuirk(c, evExit, left, how != byStep || left != from)
 		}
 	case how == byStep:
 		s.emitAt(c, evExit, from)
@@ -62,7 +63,7 @@ func (s *State) arrive(c *engine.Ctx, how arrival, from int) {
 	switch {
 	case s.quirks.EnterReFires:
 		if s.movedThisRound(p) {
-			s.emitAt(c, evEnter, p.Space)
+			s.emitQuirk(c, evEnter, p.Space, how == byBlock)
 		}
 	case how != byBlock:
 		s.emitAt(c, evEnter, p.Space)
@@ -70,6 +71,22 @@ func (s *State) arrive(c *engine.Ctx, how arrival, from int) {
 	if s.RemainingMoves == 0 {
 		s.emitAt(c, evLand, p.Space)
 	}
+}
+
+// again is the Data of an ON_EXIT or ON_ENTER event the original's quirks
+// emit where the player does not leave or enter the space at that moment:
+// the log says so.
+const again = "again"
+
+// emitQuirk emits an event at a space, marked when it only fires again
+// by the original's rules.
+func (s *State) emitQuirk(c *engine.Ctx, t engine.EventType, space int, refired bool) {
+	ev := s.playerEvent(t)
+	ev.Location = engine.LocationID(space)
+	if refired {
+		ev.Data = again
+	}
+	c.Emit(ev)
 }
 
 // movedThisRound reports whether a player's movement history has a move

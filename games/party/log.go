@@ -80,8 +80,14 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 		e.Text = fmt.Sprintf("%s rolls %d", name, ev.Amount)
 	case evExit:
 		e.Text = name + " leaves " + loc
+		if ev.Data == again {
+			e.Text = name + " still counts as leaving " + loc + " (original rules)"
+		}
 	case evEnter:
 		e.Text = name + " enters " + loc
+		if ev.Data == again {
+			e.Text = name + " still counts as entering " + loc + " (original rules)"
+		}
 	case evLand:
 		e.Text = name + " lands on " + loc
 	case evBlocked:
@@ -103,6 +109,9 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	case evEffect:
 		kind := fmt.Sprint(ev.Data)
 		e.Text = name + " " + effectWords(kind, ev.Amount)
+		if m.quirks.EffectsIdle {
+			e.Text += ", but effects never act (original rules)"
+		}
 		e.Detail = fmt.Sprintf("%s: %s for %d turn(s)", name, kind, ev.Amount)
 	case evStopped:
 		e.Text = name + " stops"

@@ -59,6 +59,11 @@ type Expect struct {
 	Firings []string `yaml:"firings"`
 	// Prompts is the exact ordered list of prompt texts shown.
 	Prompts []string `yaml:"prompts"`
+	// Error, if set, is text the error that stops the scenario must
+	// contain: a match that cannot start (too few players, a scripted
+	// roll the dice cannot make) or a command refused. No other
+	// expectation is checked then.
+	Error string `yaml:"error"`
 	// Log lists lines that must appear in the action log, in this order
 	// (other lines may come between them): an entry's text, or its detail
 	// in the engine's words (see traceLines).
@@ -83,11 +88,15 @@ func (p *Pack) RunScenarioWith(path string, data []byte, o scenario.Options) *sc
 		sc.Compat = o.Compat
 	}
 	m, err := sc.play(p, path)
-	if err != nil {
+	switch want := sc.Expect.Error; {
+	case err != nil && want != "" && strings.Contains(err.Error(), want):
+	case err != nil:
 		r.Failf("%v", err)
-		return r
+	case want != "":
+		r.Failf("error: the scenario ran without one, want one saying %q", want)
+	default:
+		sc.check(r, m)
 	}
-	sc.check(r, m)
 	return r
 }
 
