@@ -115,6 +115,12 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.newMatch(setup, opt, q)
+}
+
+// newMatch is NewMatch with the quirks to play by, whatever the setup's
+// mode: tests turn them on one at a time.
+func (d *Definition) newMatch(setup game.Setup, opt Options, q Quirks) (*Match, error) {
 	if err := d.info(q).CheckPlayers(len(setup.Players)); err != nil {
 		return nil, err
 	}
