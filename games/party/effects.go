@@ -42,10 +42,11 @@ const (
 // a step that could not move), and ON_LAND if the walk ends there.
 //
 // With the original's quirks, these are instead what its check of every
-// event finds true at that moment (and that has not fired since the moves
-// settled): ON_EXIT of the second latest space of the movement history,
-// whatever happened (ExitReFires); ON_ENTER of the space stood on if the
-// player has moved this round (EnterReFires).
+// event finds true at that moment (the events that fired since the moves
+// last settled do not fire again: the engine's loop guard): ON_EXIT of the
+// second latest space of the movement history, whatever happened
+// (ExitReFires); ON_ENTER of the space stood on if the player has moved
+// this round (EnterReFires).
 func (s *State) arrive(c *engine.Ctx, how arrival, from int) {
 	p := s.player()
 	switch {
@@ -57,18 +58,16 @@ func (s *State) arrive(c *engine.Ctx, how arrival, from int) {
 	case how == byStep:
 		s.emitAt(c, evExit, from)
 	}
-	if how == byRoll {
-		return
-	}
 	switch {
 	case s.quirks.EnterReFires:
 		if s.movedThisRound(p) {
-			s.emitQuirk(c, evEnter, p.Space, how == byBlock)
+			s.emitQuirk(c, evEnter, p.Space, how == byBlock || how == byRoll)
 		}
-	case how != byBlock:
+	case how == byStep || how == byJump:
 		s.emitAt(c, evEnter, p.Space)
 	}
 	if s.RemainingMoves == 0 {
+		// Never after a roll: a roll is at least 1.
 		s.emitAt(c, evLand, p.Space)
 	}
 }
