@@ -196,7 +196,10 @@ func Run(ctx context.Context, def game.Definition, cfg Config) (*Report, error) 
 	if cfg.MaxCommands == 0 {
 		cfg.MaxCommands = DefaultMaxCommands
 	}
-	info := def.Info()
+	info, err := game.InfoFor(def, cfg.Compat)
+	if err != nil {
+		return nil, err
+	}
 	if err := info.CheckPlayers(len(cfg.Players)); err != nil {
 		return nil, err
 	}
