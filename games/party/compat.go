@@ -89,18 +89,6 @@ func QuirksOf(mode string) (Quirks, error) {
 	return Quirks{}, fmt.Errorf("compat %q: the party game plays as %q or, by default, with its fixed rules", mode, strings.Join(CompatModes, ", "))
 }
 
-// Mode returns the compatibility mode whose quirks these are: "" for none,
-// "original" for all, and a list of the quirks on otherwise.
-func (q Quirks) Mode() string {
-	switch q {
-	case Quirks{}:
-		return CompatFixed
-	case Original():
-		return CompatOriginal
-	}
-	return "quirks " + string(q.appendBits(nil))
-}
-
 // CompatInfo is Info for matches played in a compatibility mode: as the
 // original, any number of players from 1 to 8.
 func (d *Definition) CompatInfo(mode string) (game.Info, error) {

@@ -69,6 +69,9 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	switch ev.Type {
 	case evGameStart:
 		e.Text = fmt.Sprintf("The game starts with %d %s", ev.Amount, plural(ev.Amount, "player"))
+		if m.compat != "" {
+			e.Text += ", playing as the " + m.compat + " game did"
+		}
 	case evTurnStart:
 		e.Text = fmt.Sprintf("Turn %d: %s's turn", ev.Amount, name)
 	case evTurnSkip:
