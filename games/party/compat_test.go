@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/scenario"
 	"github.com/tabulagames/tabula/scenario/scenariotest"
@@ -168,16 +167,7 @@ func TestOriginalIsDeterministic(t *testing.T) {
 		def := compileFile(t, filepath.Join(root, rel))
 		t.Run(filepath.Base(rel), func(t *testing.T) {
 			play := func(compat string) *Match {
-				m := start(t, def, game.Setup{Players: []string{"Ann", "Bob", "Cid"}, Seed: 9, Compat: compat})
-				bots := rng.New(9).Stream("bots")
-				for !m.s.Over {
-					seat := m.Waits()[0].Player
-					c, _ := m.Bot(seat, bots)
-					if err := m.Play(seat, c); err != nil {
-						t.Fatal(err)
-					}
-				}
-				return m
+				return playBotsSetup(t, def, game.Setup{Players: []string{"Ann", "Bob", "Cid"}, Seed: 9, Compat: compat})
 			}
 			a, b, fixed := play(CompatOriginal), play(CompatOriginal), play("")
 			var la, lb strings.Builder
