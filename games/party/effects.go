@@ -33,7 +33,7 @@ const (
 	byRoll  arrival = iota // they rolled: nobody moved yet
 	byStep                 // a step of their walk, from another space
 	byBlock                // a step that could not move: a dead end
-	byJump                 // a teleport, a move back, a swap
+	byJump                 // a teleport, a move back, a swap (from where)
 )
 
 // arrive emits the movement events that set off the board's events after a
@@ -52,8 +52,9 @@ func (s *State) arrive(c *engine.Ctx, how arrival, from int) {
 	switch {
 	case s.quirks.ExitReFires:
 		if n := len(p.History); n >= 2 {
+			// It fires "again" unless the player has just left it.
 			left := p.History[n-2].Space
-			s.emitQuirk(c, evExit, left, how != byStep || left != from)
+			s.emitQuirk(c, evExit, left, how == byRoll || how == byBlock || left != from)
 		}
 	case how == byStep:
 		s.emitAt(c, evExit, from)
@@ -579,7 +580,7 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 			}
 		}
 		c.Emit(ev)
-		s.arrive(c, byJump, p.Space)
+		s.arrive(c, byJump, int(ev.Location))
 	}
 	return nil
 }
@@ -642,7 +643,7 @@ func swapPlaces(c *engine.Ctx, s *State, a SwapArgs) error {
 	ev := s.playerEvent(evSwapped)
 	ev.Target = playerID(other)
 	c.Emit(ev)
-	s.arrive(c, byJump, p.Space)
+	s.arrive(c, byJump, q.Space)
 	return nil
 }
 
