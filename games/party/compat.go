@@ -43,6 +43,10 @@ type Quirks struct {
 	// after that position in the whole history, taken back or not; after
 	// a first move back, a second one forgets the wrong moves.
 	BacktrackMismatch bool
+	// MoveBackStalls: a move back by a player who has not moved yet (no
+	// movement history) never completes: the original game hangs there.
+	// The match ends at that point, with no winner, saying why.
+	MoveBackStalls bool
 	// EliminatedPlays: an ELIMINATED player still takes turns; only
 	// COMPLETED_GAME, SKIPPING_TURN, SPECTATING and DISCONNECTED players
 	// are skipped.
@@ -74,7 +78,7 @@ var CompatModes = []string{CompatOriginal}
 // Original returns the quirks of the original game: every one on.
 func Original() Quirks {
 	return Quirks{StaysWaiting: true, EffectsIdle: true, ExitReFires: true, EnterReFires: true,
-		BacktrackMismatch: true, EliminatedPlays: true, OneD6: true, AnyPlayerCount: true, OnlyFinishEnds: true}
+		BacktrackMismatch: true, MoveBackStalls: true, EliminatedPlays: true, OneD6: true, AnyPlayerCount: true, OnlyFinishEnds: true}
 }
 
 // QuirksOf returns the quirks of a compatibility mode: none for the
@@ -121,11 +125,10 @@ func (s *State) skips(state string) bool {
 	return slices.Contains(skipped, state)
 }
 
-// appendBits appends one digit per quirk, in the order of the fields, for
-// the state hash.
+// appendBits appends one digit per quirk for the state hash.
 func (q Quirks) appendBits(b []byte) []byte {
 	for _, on := range []bool{q.StaysWaiting, q.EffectsIdle, q.ExitReFires, q.EnterReFires,
-		q.BacktrackMismatch, q.EliminatedPlays, q.OneD6, q.AnyPlayerCount, q.OnlyFinishEnds} {
+		q.BacktrackMismatch, q.EliminatedPlays, q.OneD6, q.AnyPlayerCount, q.OnlyFinishEnds, q.MoveBackStalls} {
 		b = append(b, '0'+byte(engine.Bit(on)))
 	}
 	return b

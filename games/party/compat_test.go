@@ -75,6 +75,8 @@ func TestQuirks(t *testing.T) {
 			func(m *Match, _ error) string { return fmt.Sprint(count(m, "4 ON_ENTER"), " entries to the cliff") }, "1 entries to the cliff", "2 entries to the cliff"},
 		{"BacktrackMismatch", "back.json", []string{"Solo"}, []int{2, 4, 1},
 			func(m *Match, _ error) string { return where(m, 0) }, "4", "2"},
+		{"MoveBackStalls", "stuck.json", []string{"Solo"}, []int{1, 1},
+			func(m *Match, _ error) string { return fmt.Sprintf("over %v in round %d", m.s.Over, m.s.LastRound) }, "over false in round 3", "over true in round 1"},
 		{"EliminatedPlays", "out.json", []string{"Ann", "Bob"}, []int{1, 2, 1},
 			func(m *Match, _ error) string { return where(m, 0) + " " + where(m, 1) }, "2 4", "3 3"},
 		{"OneD6", "rules.json", []string{"Ann", "Bob"}, []int{9},
@@ -193,7 +195,7 @@ func TestOriginalIsDeterministic(t *testing.T) {
 // scenario fails as the original, the original's fails with the fixed
 // rules.
 func TestCompatScenarios(t *testing.T) {
-	files := scenariotest.Run(t, "testdata/compat", 24, testPack.RunScenario)
+	files := scenariotest.Run(t, "testdata/compat", 26, testPack.RunScenario)
 	pairs := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".original.scenario.yaml") {
@@ -221,7 +223,7 @@ func TestCompatScenarios(t *testing.T) {
 			t.Errorf("%s passes with the fixed rules too", other)
 		}
 	}
-	if pairs < 12 {
-		t.Errorf("%d pairs of scenarios, want 12", pairs)
+	if pairs < 13 {
+		t.Errorf("%d pairs of scenarios, want 13", pairs)
 	}
 }

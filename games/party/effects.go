@@ -556,6 +556,9 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 			}
 		}
 		if live == 0 {
+			if s.quirks.MoveBackStalls {
+				return s.gameOver(c, p.Name+" has not moved yet, so cannot move back: the original game stalls here", nil)
+			}
 			c.Note("%s has not moved yet, so cannot move back", p.Name)
 			return nil
 		}
