@@ -30,8 +30,8 @@ type Quirks struct {
 	// the player left last, each time the events are looked at: after a
 	// step, but also right after the next roll (before moving), when a
 	// step cannot move at a dead end, after a teleport (the space the
-	// player was sent from) and after moving back (the last move taken
-	// back's own start, not the space left).
+	// player was sent from) and after moving back (the move before the
+	// latest one, which was just taken back: not the space left).
 	ExitReFires bool
 	// EnterReFires: ON_ENTER fires for the space the player stands on
 	// each time the events are looked at, if the player has moved this
@@ -40,8 +40,9 @@ type Quirks struct {
 	EnterReFires bool
 	// BacktrackMismatch: moving back counts the moves to go back among
 	// those not yet taken back, but then marks as taken back the moves
-	// after that position in the whole history, taken back or not; after
-	// a first move back, a second one forgets the wrong moves.
+	// after that position in the whole history: after one move back,
+	// moves that were never taken back may be marked, and a later move
+	// back lands further back than it should.
 	BacktrackMismatch bool
 	// MoveBackStalls: a move back by a player who has not moved yet (no
 	// movement history) never completes: the original game hangs there.
