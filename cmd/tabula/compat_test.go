@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -29,14 +30,22 @@ func TestCompatOriginal(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Wins") {
 		t.Errorf("simulate --compat original: exit %d\n%s%s", code, out, errOut)
 	}
-	for _, args := range [][]string{
-		{"play", "../../examples/party/default.json", "--compat", "newest"},
-		{"simulate", nimFile, "--compat", "original"},
-		{"test", "--compat", "original", "../../examples/rulebook"},
+	lanes := t.TempDir() + "/a.scenario.yaml"
+	if err := os.WriteFile(lanes, []byte("game: lanes\ncompat: original\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test", lanes}, "lanes games have no compatibility modes"},
+		{[]string{"play", "../../examples/party/default.json", "--compat", "newest"}, `compat "newest"`},
+		{[]string{"simulate", nimFile, "--compat", "original"}, "has no compatibility modes"},
+		{[]string{"test", "--compat", "original", "../../examples/rulebook"}, "rulebook games have no compatibility modes"},
 	} {
-		code, out, errOut := tabula(args...)
-		if code == 0 || !strings.Contains(out+errOut, "compat") {
-			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)
+		code, out, errOut := tabula(c.args...)
+		if code == 0 || !strings.Contains(out+errOut, c.want) {
+			t.Errorf("%v: exit %d, want an error saying %q\n%s%s", c.args, code, c.want, out, errOut)
 		}
 	}
 }

@@ -80,12 +80,14 @@ func runScenario(ps game.Packs, path string, o scenario.Options) *scenario.Resul
 	if !ok {
 		return fail("the \"game\" field is %q; it must name a pack with scenarios: %s", name, strings.Join(runners, ", "))
 	}
-	if o.Compat == "" {
-		return runner.RunScenario(path, data)
-	}
 	with, ok := runner.(scenario.OptionsRunner)
-	if !ok {
+	switch {
+	case !ok && head.Compat != "":
+		return fail("compat: %s: %s games have no compatibility modes; leave compat out", head.Compat, name)
+	case !ok && o.Compat != "":
 		return fail("--compat %s: %s games have no compatibility modes", o.Compat, name)
+	case o.Compat == "":
+		return runner.RunScenario(path, data)
 	}
 	return with.RunScenarioWith(path, data, o)
 }
