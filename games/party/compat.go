@@ -3,7 +3,6 @@ package party
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/game"
@@ -73,9 +72,6 @@ const (
 	CompatOriginal = "original"
 )
 
-// CompatModes are the modes a party match knows, besides the default.
-var CompatModes = []string{CompatOriginal}
-
 // Original returns the quirks of the original game: every one on.
 func Original() Quirks {
 	return Quirks{StaysWaiting: true, EffectsIdle: true, ExitReFires: true, EnterReFires: true,
@@ -91,7 +87,7 @@ func QuirksOf(mode string) (Quirks, error) {
 	case CompatOriginal:
 		return Original(), nil
 	}
-	return Quirks{}, fmt.Errorf("compat %q: the party game plays as %q or, by default, with its fixed rules", mode, strings.Join(CompatModes, ", "))
+	return Quirks{}, fmt.Errorf("compat %q: the party game plays as %q or, by default, with its fixed rules", mode, CompatOriginal)
 }
 
 // CompatInfo is Info for matches played in a compatibility mode: as the
