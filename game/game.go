@@ -162,8 +162,32 @@ type Definition interface {
 	// JSON; nil if the pack's page needs none.
 	Drawing() any
 	// Start begins a match. Players are the seats' names in seat order;
-	// their number must be within Info's limits.
+	// their number must be within Info's limits (InfoFor's, in a
+	// compatibility mode).
 	Start(s Setup) (Match, error)
+}
+
+// Compatible is a Definition that can also be played as an earlier version
+// of its game played it, quirks included, in named compatibility modes
+// (Setup.Compat): a designer sees how a board behaved there.
+type Compatible interface {
+	// CompatInfo is Info for matches played in a mode, whose limits may
+	// differ; an unknown mode is an error naming the modes there are.
+	CompatInfo(mode string) (Info, error)
+}
+
+// InfoFor describes a game as played in a compatibility mode: Info for
+// the default mode (""), else the definition's CompatInfo. A game without
+// compatibility modes refuses any other.
+func InfoFor(d Definition, mode string) (Info, error) {
+	if mode == "" {
+		return d.Info(), nil
+	}
+	c, ok := d.(Compatible)
+	if !ok {
+		return Info{}, fmt.Errorf("compat %q: %s has no compatibility modes; leave compat out", mode, d.Info().Name)
+	}
+	return c.CompatInfo(mode)
 }
 
 // Info describes a game.
@@ -228,6 +252,11 @@ type Setup struct {
 	// shown, in games whose players acknowledge messages (a match
 	// setting); other games ignore it.
 	AutoAck bool
+	// Compat plays the match in a compatibility mode of its game (see
+	// Compatible): "original" plays a party board as the original game
+	// did. Empty, the default, plays the game's own rules. A match is
+	// stored with it, so that a replay plays the same way.
+	Compat string
 }
 
 // Spectator is the seat of a viewer who plays no seat.

@@ -79,15 +79,41 @@ type Runner interface {
 	RunScenario(path string, data []byte) *Result
 }
 
+// Options change how a run plays every scenario (the flags of tabula
+// test).
+type Options struct {
+	// Compat is the compatibility mode (game.Setup.Compat) of the
+	// scenarios whose own "compat" field names none: "original" runs them
+	// as the original game played.
+	Compat string
+}
+
+// OptionsRunner is a Runner that also runs scenarios with Options: a pack
+// whose games have compatibility modes.
+type OptionsRunner interface {
+	Runner
+	RunScenarioWith(path string, data []byte, o Options) *Result
+}
+
+// Head is what every scenario file may say whatever its pack: the pack
+// ("game") and the compatibility mode to play in ("compat", empty for the
+// game's own rules).
+type Head struct {
+	Game   string `yaml:"game"`
+	Compat string `yaml:"compat"`
+}
+
+// ReadHead reads a scenario file's head.
+func ReadHead(data []byte) (Head, error) {
+	var h Head
+	err := yaml.Unmarshal(data, &h)
+	return h, err
+}
+
 // Game returns the value of a scenario file's "game" field.
 func Game(data []byte) (string, error) {
-	var head struct {
-		Game string `yaml:"game"`
-	}
-	if err := yaml.Unmarshal(data, &head); err != nil {
-		return "", err
-	}
-	return head.Game, nil
+	h, err := ReadHead(data)
+	return h.Game, err
 }
 
 // Open starts running a scenario file: it decodes data into sc (Decode)

@@ -106,3 +106,23 @@ func TestExpectInOrder(t *testing.T) {
 		t.Errorf("a long trace is cut:\n%s", f)
 	}
 }
+
+// TestReadHead: every scenario file's head names its pack and, if it has
+// one, the compatibility mode it plays in, whatever else it holds.
+func TestReadHead(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		want Head
+	}{
+		{"game: party\nname: x\n", Head{Game: "party"}},
+		{"game: party\ncompat: original\nexpect: {over: true}\n", Head{Game: "party", Compat: "original"}},
+		{`{"game": "lanes", "compat": ""}`, Head{Game: "lanes"}},
+	} {
+		if got, err := ReadHead([]byte(c.data)); err != nil || got != c.want {
+			t.Errorf("ReadHead(%q) = %+v, %v; want %+v", c.data, got, err, c.want)
+		}
+	}
+	if _, err := ReadHead([]byte("game: [")); err == nil {
+		t.Error("a broken head has no error")
+	}
+}

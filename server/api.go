@@ -444,6 +444,10 @@ type createReq struct {
 	// TurnLimit is the seconds a person has for a decision (0: none).
 	TurnLimit int  `json:"turnLimit"`
 	AutoAck   bool `json:"autoAck"`
+	// Compat plays the match in a compatibility mode of its game
+	// (game.Setup.Compat: "original" plays a party board as the original
+	// game did); empty for the game's own rules.
+	Compat string `json:"compat"`
 }
 
 // created is what creating a match answers: its secrets, given once.
@@ -469,7 +473,11 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusBadRequest, "no game %q", cr.Board)
 		return
 	}
-	info := e.info.Info
+	info, err := game.InfoFor(e.c.def, cr.Compat)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
 	if cr.Seats == 0 {
 		cr.Seats = max(2, info.MinPlayers)
 		cr.Seats = min(cr.Seats, info.MaxPlayers)
@@ -508,7 +516,7 @@ func (srv *Server) newMatch(ctx context.Context, e *libEntry, cr createReq) (sto
 		ID: newID(), Pack: e.info.Pack, GameHash: e.c.hash, BoardID: e.info.ID, BoardName: e.info.Name,
 		Seed: newSeed(), MaxRounds: cr.MaxRounds, Seats: make([]store.Seat, cr.Seats),
 		Owner: store.HashSecret(owner), Invite: store.HashSecret(invite),
-		Settings: store.Settings{Public: cr.Public, TurnLimit: time.Duration(cr.TurnLimit) * time.Second, AutoAck: cr.AutoAck},
+		Settings: store.Settings{Public: cr.Public, TurnLimit: time.Duration(cr.TurnLimit) * time.Second, AutoAck: cr.AutoAck, Compat: cr.Compat},
 		Status:   store.Lobby, Created: time.Now(),
 	}
 	if err := srv.store.CreateMatch(ctx, rec); err != nil {

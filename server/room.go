@@ -252,7 +252,8 @@ func (r *room) rebuild(ctx context.Context) error {
 
 // setup is how the match starts: its players, seed and round limit.
 func (r *room) setup() game.Setup {
-	return game.Setup{Players: r.names(), Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds, AutoAck: r.rec.Settings.AutoAck}
+	return game.Setup{Players: r.names(), Seed: r.rec.Seed, MaxRounds: r.rec.MaxRounds, AutoAck: r.rec.Settings.AutoAck,
+		Compat: r.rec.Settings.Compat}
 }
 
 // save stores the match's record, and remembers the count of commands
@@ -831,6 +832,9 @@ type Summary struct {
 	// Rematch is the match this one is a rematch of; Next its rematch.
 	Rematch string `json:"rematch,omitempty"`
 	Next    string `json:"next,omitempty"`
+	// Compat is the compatibility mode the match plays in ("original"),
+	// if any.
+	Compat string `json:"compat,omitempty"`
 }
 
 // SeatView is a seat as everybody sees it (never its secret).
@@ -847,7 +851,7 @@ func summarize(rec store.Match, online map[int]bool) Summary {
 	s := Summary{ID: rec.ID, Game: rec.Pack, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
 		Public: rec.Settings.Public, TurnLimit: rec.Settings.TurnLimit.Seconds(), Result: rec.Result, Error: rec.Error,
 		Commands: rec.Commands, Created: rec.Created, Updated: rec.Updated, Rematch: rec.Settings.Rematch, Next: rec.Settings.Next,
-		Seats: make([]SeatView, 0, len(rec.Seats))}
+		Compat: rec.Settings.Compat, Seats: make([]SeatView, 0, len(rec.Seats))}
 	for i, seat := range rec.Seats {
 		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Level: seat.Level, Online: online[i], Human: seat.Token != ""})
 	}

@@ -60,6 +60,10 @@ type Config struct {
 	// commands and counts it as failed (0: DefaultMaxCommands). It catches
 	// games that never end when the round limit does not.
 	MaxCommands int
+	// Compat plays every game in a compatibility mode of its game
+	// (game.Setup.Compat): "original" plays a party board as the
+	// original game did.
+	Compat string
 	// Progress, if set, is called from Run's goroutine with the number of
 	// games folded into the report so far, after each batch of games.
 	Progress func(done int)
@@ -192,7 +196,10 @@ func Run(ctx context.Context, def game.Definition, cfg Config) (*Report, error) 
 	if cfg.MaxCommands == 0 {
 		cfg.MaxCommands = DefaultMaxCommands
 	}
-	info := def.Info()
+	info, err := game.InfoFor(def, cfg.Compat)
+	if err != nil {
+		return nil, err
+	}
 	if err := info.CheckPlayers(len(cfg.Players)); err != nil {
 		return nil, err
 	}
@@ -325,7 +332,7 @@ func probe(def game.Definition, cfg Config, names []string) (err error) {
 			err = fmt.Errorf("the game cannot start: panic: %v", v)
 		}
 	}()
-	_, err = def.Start(game.Setup{Players: names, Seed: GameSeed(cfg.Seed, 0), MaxRounds: cfg.MaxRounds})
+	_, err = def.Start(game.Setup{Players: names, Seed: GameSeed(cfg.Seed, 0), MaxRounds: cfg.MaxRounds, Compat: cfg.Compat})
 	return err
 }
 
@@ -423,7 +430,7 @@ func (p *player) play(ctx context.Context, i int, r *result) (finished bool) {
 			p.bots[seat] = p.cfg.Bots(pl)
 		}
 	}
-	setup := game.Setup{Players: names, Seed: seed, MaxRounds: p.cfg.MaxRounds}
+	setup := game.Setup{Players: names, Seed: seed, MaxRounds: p.cfg.MaxRounds, Compat: p.cfg.Compat}
 	if p.fast != nil {
 		return p.playFast(ctx, i, setup, r)
 	}

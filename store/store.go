@@ -127,6 +127,10 @@ type Settings struct {
 	Public bool `json:"public,omitempty"`
 	// AutoAck acknowledges prompts for everybody.
 	AutoAck bool `json:"autoAck,omitempty"`
+	// Compat is the compatibility mode the match plays in
+	// (game.Setup.Compat); empty for the game's own rules, which matches
+	// stored without it play by.
+	Compat string `json:"compat,omitempty"`
 	// Rematch is the match this one replays with the same seats.
 	Rematch string `json:"rematch,omitempty"`
 	// Next is the rematch of this one, once made.

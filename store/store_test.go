@@ -55,7 +55,7 @@ func game(data string) store.Game {
 func newMatch(id string, g store.Game, created time.Time) store.Match {
 	return store.Match{ID: id, Pack: g.Pack, GameHash: g.Hash, BoardID: "b", BoardName: "Board", Seed: 1<<63 + 5, MaxRounds: 100,
 		Seats: []store.Seat{{Name: "Ann", Token: "t1"}, {Name: "Bot", Bot: true, Level: "mcts"}}, Owner: "o", Invite: "i",
-		Settings: store.Settings{TurnLimit: time.Minute}, Status: store.Lobby, Created: created}
+		Settings: store.Settings{TurnLimit: time.Minute, Compat: "original"}, Status: store.Lobby, Created: created}
 }
 
 func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
@@ -94,7 +94,8 @@ func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Seed != m.Seed || got.Status != store.Finished || got.Result != "Ann won" || got.Commands != 50 || len(got.Seats) != 2 ||
-			!got.Seats[1].Bot || got.Seats[1].Level != "mcts" || got.Settings.TurnLimit != time.Minute || got.GameHash != g.Hash {
+			!got.Seats[1].Bot || got.Seats[1].Level != "mcts" || got.Settings.TurnLimit != time.Minute || got.Settings.Compat != "original" ||
+			got.GameHash != g.Hash {
 			t.Errorf("reopened match: %+v", got)
 		}
 		cmds, err := s.Commands(ctx, "m1")

@@ -29,6 +29,7 @@ type playOptions struct {
 	Log       string
 	Yes       bool
 	MaxRounds int
+	Compat    string
 }
 
 // isBot reports whether the named player is played by a bot.
@@ -65,7 +66,8 @@ Players named in --bots (or all, with --bots all) are played by bots.
 scripts choices: whenever a seat has several commands to choose from, the next
 number picks one (0-based). --yes plays at once a human's command when it is
 the only one (a roll, acknowledging a message). --log writes the match's log
-as JSON lines.`,
+as JSON lines. --compat original plays a party board as the original game
+did, quirks included (see docs/boards.md).`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("play: give one game file\n%s", c.UsageString())
@@ -103,6 +105,7 @@ as JSON lines.`,
 	f.StringVar(&o.Log, "log", "", "write the match's log as JSON lines to this file")
 	f.BoolVar(&o.Yes, "yes", false, "play at once a human's only possible command")
 	f.IntVar(&o.MaxRounds, "max-rounds", 0, "stop after this many rounds (0: the game's own limit)")
+	f.StringVar(&o.Compat, "compat", "", `play in a compatibility mode of the game ("original": a party board as the original game played it)`)
 	return c
 }
 
@@ -141,7 +144,10 @@ func defaultPlayers(info game.Info) []string {
 
 // play plays one match in the terminal: the one loop for every pack.
 func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error {
-	info := def.Info()
+	info, err := game.InfoFor(def, o.Compat)
+	if err != nil {
+		return usageError("play: --compat: %v", err)
+	}
 	players := o.Players
 	if len(players) == 0 {
 		players = defaultPlayers(info)
@@ -149,7 +155,7 @@ func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error
 	if err := info.CheckPlayers(len(players)); err != nil {
 		return usageError("play: %v: change --players", err)
 	}
-	setup := game.Setup{Players: players, Seed: o.Seed, MaxRounds: o.MaxRounds, Dice: o.Rolls}
+	setup := game.Setup{Players: players, Seed: o.Seed, MaxRounds: o.MaxRounds, Dice: o.Rolls, Compat: o.Compat}
 	m, err := def.Start(setup)
 	if err != nil {
 		return usageError("play: %v", err)

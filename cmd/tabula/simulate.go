@@ -27,7 +27,7 @@ type simulateOptions struct {
 	players                                string
 	seed                                   uint64
 	rotate, asJSON                         bool
-	html, bots                             string
+	html, bots, compat                     string
 }
 
 // levelBot plays a bot of a level through the simulator.
@@ -96,6 +96,7 @@ games played. See docs/simulate.md.`,
 	f.IntVar(&o.maxCommands, "max-commands", sim.DefaultMaxCommands, "count a game still going after this many commands as failed")
 	f.BoolVar(&o.rotate, "rotate", false, "move the players one seat on from game to game")
 	f.StringVar(&o.bots, "bots", "", "the bots' levels: one for everybody, or one per player in order (random, greedy, mcts; pack: the game's own)")
+	f.StringVar(&o.compat, "compat", "", `play in a compatibility mode of the game ("original": a party board as the original game played it)`)
 	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	f.StringVar(&o.html, "html", "", "also write the report as a self-contained HTML page to this file")
 	return c
@@ -122,7 +123,10 @@ func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) e
 	if err != nil {
 		return usageError("simulate: %v", err)
 	}
-	info := def.Info()
+	info, err := game.InfoFor(def, o.compat)
+	if err != nil {
+		return usageError("simulate: --compat: %v", err)
+	}
 	players, err := playerNames(o.players, info)
 	if err != nil {
 		return usageError("simulate: --players: %v", err)
@@ -137,7 +141,7 @@ func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) e
 		return usageError("simulate: --bots: %v", err)
 	}
 	cfg := sim.Config{Games: o.games, Players: players, Seed: o.seed, Workers: o.workers, MaxRounds: o.maxRounds,
-		MaxCommands: o.maxCommands, Rotate: o.rotate, Bots: bots}
+		MaxCommands: o.maxCommands, Rotate: o.rotate, Bots: bots, Compat: o.compat}
 	var bar *progressbar.ProgressBar
 	if isTerminal(errOut) {
 		bar = progressbar.NewOptions(o.games,

@@ -11,13 +11,17 @@ import (
 )
 
 func newTest(ps game.Packs) *cobra.Command {
-	return &cobra.Command{
+	var o scenario.Options
+	c := &cobra.Command{
 		Use:   "test PATH...",
 		Short: "Run scenario files (files, or folders searched for *.scenario.yaml|yml|json)",
 		Long: `Test runs scenario files: scripted games with expectations on the final
 state and the ordered trace of trigger firings. Folders are searched for files
 ending in .scenario.yaml, .scenario.yml or .scenario.json. A scenario's "game"
 names its pack.
+
+--compat original plays the scenarios that name no compatibility mode of
+their own ("compat:") as the original game did, quirks included.
 
 Exit status: 0 when every scenario passes, 1 when one fails (with a readable
 diff), 2 on a usage error.`,
@@ -32,7 +36,7 @@ diff), 2 on a usage error.`,
 			out := c.OutOrStdout()
 			passed, failedN := 0, 0
 			for _, f := range files {
-				r := runScenario(ps, f)
+				r := runScenario(ps, f, o)
 				fmt.Fprint(out, r.String())
 				if r.Passed() {
 					passed++
@@ -47,9 +51,11 @@ diff), 2 on a usage error.`,
 			return nil
 		},
 	}
+	c.Flags().StringVar(&o.Compat, "compat", "", `play scenarios that name no mode in a compatibility mode ("original": as the original game did)`)
+	return c
 }
 
-func runScenario(ps game.Packs, path string) *scenario.Result {
+func runScenario(ps game.Packs, path string, o scenario.Options) *scenario.Result {
 	fail := func(format string, args ...any) *scenario.Result {
 		r := &scenario.Result{File: path, Name: path}
 		r.Failf(format, args...)
@@ -59,10 +65,11 @@ func runScenario(ps game.Packs, path string) *scenario.Result {
 	if err != nil {
 		return fail("%v", err)
 	}
-	name, err := scenario.Game(data)
+	head, err := scenario.ReadHead(data)
 	if err != nil {
 		return fail("not a scenario file: %v", err)
 	}
+	name := head.Game
 	var runners []string
 	for _, p := range ps {
 		if _, ok := p.(scenario.Runner); ok {
@@ -73,5 +80,14 @@ func runScenario(ps game.Packs, path string) *scenario.Result {
 	if !ok {
 		return fail("the \"game\" field is %q; it must name a pack with scenarios: %s", name, strings.Join(runners, ", "))
 	}
-	return runner.RunScenario(path, data)
+	with, ok := runner.(scenario.OptionsRunner)
+	switch {
+	case !ok && head.Compat != "":
+		return fail("compat: %s: %s games have no compatibility modes; leave compat out", head.Compat, name)
+	case !ok && o.Compat != "":
+		return fail("--compat %s: %s games have no compatibility modes", o.Compat, name)
+	case o.Compat == "":
+		return runner.RunScenario(path, data)
+	}
+	return with.RunScenarioWith(path, data, o)
 }

@@ -25,13 +25,80 @@ func (s *State) emitAt(c *engine.Ctx, t engine.EventType, space int) {
 	c.Emit(ev)
 }
 
-// arrive emits what arriving on a space means: ON_ENTER, and ON_LAND if the
-// move ends there.
-func (s *State) arrive(c *engine.Ctx, space int) {
-	s.emitAt(c, evEnter, space)
-	if s.RemainingMoves == 0 {
-		s.emitAt(c, evLand, space)
+// How the current player came to stand where they are when the board's
+// events are looked at (see arrive).
+type arrival uint8
+
+const (
+	byRoll  arrival = iota // they rolled: nobody moved yet
+	byStep                 // a step of their walk, from another space
+	byBlock                // a step that could not move: a dead end
+	byJump                 // a teleport, a move back, a swap (from where)
+)
+
+// arrive emits the movement events that set off the board's events after a
+// roll, a step or an action that moved the current player: ON_EXIT of the
+// space a step left, ON_ENTER of the space arrived on (not after a roll or
+// a step that could not move), and ON_LAND if the walk ends there.
+//
+// With the original's quirks, these are instead what its check of every
+// event finds true at that moment (the events that fired since the moves
+// last settled do not fire again: the engine's loop guard): ON_EXIT of the
+// second latest space of the movement history, whatever happened
+// (ExitReFires); ON_ENTER of the space stood on if the player has moved
+// this round (EnterReFires).
+func (s *State) arrive(c *engine.Ctx, how arrival, from int) {
+	p := s.player()
+	switch {
+	case s.quirks.ExitReFires:
+		if n := len(p.History); n >= 2 {
+			// It fires "again" unless the player has just left it.
+			left := p.History[n-2].Space
+			s.emitQuirk(c, evExit, left, how == byRoll || how == byBlock || left != from)
+		}
+	case how == byStep:
+		s.emitAt(c, evExit, from)
 	}
+	switch {
+	case s.quirks.EnterReFires:
+		if s.movedThisRound(p) {
+			s.emitQuirk(c, evEnter, p.Space, how == byBlock || how == byRoll)
+		}
+	case how == byStep || how == byJump:
+		s.emitAt(c, evEnter, p.Space)
+	}
+	if s.RemainingMoves == 0 {
+		// Never after a roll: a roll is at least 1.
+		s.emitAt(c, evLand, p.Space)
+	}
+}
+
+// again is the Data of an ON_EXIT or ON_ENTER event the original's quirks
+// emit where the player does not leave or enter the space at that moment:
+// the log says so.
+const again = "again"
+
+// emitQuirk emits an event at a space, marked when it only fires again
+// by the original's rules.
+func (s *State) emitQuirk(c *engine.Ctx, t engine.EventType, space int, refired bool) {
+	ev := s.playerEvent(t)
+	ev.Location = engine.LocationID(space)
+	if refired {
+		ev.Data = again
+	}
+	c.Emit(ev)
+}
+
+// movedThisRound reports whether a player's movement history has a move
+// of this round.
+func (s *State) movedThisRound(p *Player) bool {
+	round := s.Round()
+	for i := len(p.History) - 1; i >= 0; i-- {
+		if p.History[i].Round == round {
+			return true
+		}
+	}
+	return false
 }
 
 // --- the turn ---
@@ -56,7 +123,9 @@ func startGame(c *engine.Ctx, s *State, _ struct{}) error {
 		}
 		p := &s.Players[i]
 		p.Space, p.Start = cands[idx], cands[idx]
-		p.State = Playing
+		if !s.quirks.StaysWaiting {
+			p.State = Playing
+		}
 	}
 	s.Phase = phaseFirst
 	ev := engine.NewEvent(evGameStart)
@@ -120,15 +189,35 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	s.LastRound = s.Round()
 	s.RemainingMoves = 0
 	p := s.player()
-	// The effect pass: skip-turn and change-direction effects count the
-	// player's turns here, before the skip decision.
+	if !s.quirks.EffectsIdle {
+		s.effectPass(p)
+	}
+	ev := s.playerEvent(evTurnStart)
+	ev.Amount = s.Turn
+	c.Emit(ev)
+	if s.skips(p.State) {
+		ev := s.playerEvent(evTurnSkip)
+		ev.Data = stateData(p.State)
+		c.Emit(ev)
+		s.Phase = PhaseEnd
+		s.SkipRun++
+		return nil
+	}
+	s.SkipRun = 0
+	s.Phase = PhaseRoll
+	return nil
+}
+
+// effectPass lets the current player's skip-turn and change-direction
+// effects count their turns, before the skip decision.
+func (s *State) effectPass(p *Player) {
 	kept := p.Effects[:0]
 	for _, e := range p.Effects {
 		switch e.Kind {
 		case SkipTurns:
 			// A skip only holds back a player who is playing: one who has
 			// finished (or left) keeps that state, and the effect ends.
-			if e.Left > 0 && (p.State == Playing || p.State == SkippingTurn) {
+			if e.Left > 0 && (s.active(p) || p.State == SkippingTurn) {
 				p.State = SkippingTurn
 				e.Left--
 			} else {
@@ -149,20 +238,6 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 		kept = append(kept, e)
 	}
 	p.Effects = kept
-	ev := s.playerEvent(evTurnStart)
-	ev.Amount = s.Turn
-	c.Emit(ev)
-	if slices.Contains(skipped, p.State) {
-		ev := s.playerEvent(evTurnSkip)
-		ev.Data = stateData(p.State)
-		c.Emit(ev)
-		s.Phase = PhaseEnd
-		s.SkipRun++
-		return nil
-	}
-	s.SkipRun = 0
-	s.Phase = PhaseRoll
-	return nil
 }
 
 // stateData returns a player state as the Data of an event. The states are
@@ -195,7 +270,7 @@ func (s *State) nobodyCanPlay() bool {
 		return false
 	}
 	for _, p := range s.Players {
-		if !slices.Contains(skipped, p.State) {
+		if !s.skips(p.State) {
 			return false
 		}
 		for _, e := range p.Effects {
@@ -211,7 +286,7 @@ func (s *State) nobodyCanPlay() bool {
 // the match's setup, if any is left (a total, checked against the dice when
 // the match starts), else the board's dice from the match's "dice" stream.
 func roll(c *engine.Ctx, s *State, _ struct{}) error {
-	dice := s.board.Rules.Dice
+	dice := s.def.dice(s.quirks)
 	if s.Phase != PhaseRoll {
 		return engine.Rejectf("%s cannot roll now", s.player().Name)
 	}
@@ -233,6 +308,7 @@ func roll(c *engine.Ctx, s *State, _ struct{}) error {
 	ev := s.playerEvent(evRolled)
 	ev.Amount = total
 	c.Emit(ev)
+	s.arrive(c, byRoll, s.player().Space)
 	return nil
 }
 
@@ -250,7 +326,7 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 	case 0:
 		s.RemainingMoves = 0
 		c.Emit(s.playerEvent(evBlocked))
-		s.emitAt(c, evLand, p.Space)
+		s.arrive(c, byBlock, p.Space)
 		return nil
 	case 1:
 		to = ways[0]
@@ -268,8 +344,7 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 	}
 	from := p.Space
 	s.movePlayer(p, to)
-	s.emitAt(c, evExit, from)
-	s.arrive(c, to)
+	s.arrive(c, byStep, from)
 	return nil
 }
 
@@ -318,16 +393,20 @@ func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	p := s.player()
 	s.RemainingMoves = 0
 	c.Emit(s.playerEvent(evTurnEnd))
-	if s.def.win[p.Space] {
+	ends := !s.quirks.OnlyFinishEnds
+	if ends && s.def.win[p.Space] {
 		return s.gameOver(c, "reached "+spaceLabel(s.SpaceOf(s.Current)), []int{s.Current})
 	}
 	if s.allFinished() {
 		return s.gameOver(c, "every player finished", s.Finished[:1])
 	}
-	if s.nobodyCanPlay() {
+	if ends && s.nobodyCanPlay() {
 		return s.gameOver(c, "nobody can play any more", s.Finished[:min(1, len(s.Finished))])
 	}
 	for i := range p.Effects {
+		if s.quirks.EffectsIdle {
+			break
+		}
 		e := &p.Effects[i]
 		if (e.Kind == RepeatTurns || e.Kind == DoubleTurn) && e.Left > 0 && p.State != CompletedGame {
 			e.Left--
@@ -339,7 +418,7 @@ func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 		}
 	}
 	p.TurnsTaken++
-	if mt := s.board.Rules.MaxTurns; mt > 0 && s.Round() > mt {
+	if mt := s.board.Rules.MaxTurns; ends && mt > 0 && s.Round() > mt {
 		return s.gameOver(c, fmt.Sprintf("the turn limit (%d) was reached", mt), s.Finished[:min(1, len(s.Finished))])
 	}
 	if s.MaxRounds > 0 && s.Round() > s.MaxRounds {
@@ -477,6 +556,9 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 			}
 		}
 		if live == 0 {
+			if s.quirks.MoveBackStalls {
+				return s.gameOver(c, p.Name+" has not moved yet, so cannot move back: the original game stalls here", nil)
+			}
 			c.Note("%s has not moved yet, so cannot move back", p.Name)
 			return nil
 		}
@@ -489,12 +571,19 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 			}
 			if k++; k == t {
 				p.Space = mv.Space
-			} else if k > t {
+			} else if k > t && !s.quirks.BacktrackMismatch {
 				mv.Backtracked = true
 			}
 		}
+		if s.quirks.BacktrackMismatch {
+			// The original takes back the moves after position t of the
+			// whole history, taken back already or not.
+			for i := t + 1; i < len(p.History); i++ {
+				p.History[i].Backtracked = true
+			}
+		}
 		c.Emit(ev)
-		s.arrive(c, p.Space)
+		s.arrive(c, byJump, int(ev.Location))
 	}
 	return nil
 }
@@ -516,9 +605,10 @@ func setPlayerSpace(c *engine.Ctx, s *State, a TeleportArgs) error {
 	if !ok {
 		return fmt.Errorf("no space %q", a.SpaceID)
 	}
+	from := s.player().Space
 	s.movePlayer(s.player(), to)
 	s.emitAt(c, evTeleported, to)
-	s.arrive(c, to)
+	s.arrive(c, byJump, from)
 	return nil
 }
 
@@ -556,7 +646,7 @@ func swapPlaces(c *engine.Ctx, s *State, a SwapArgs) error {
 	ev := s.playerEvent(evSwapped)
 	ev.Target = playerID(other)
 	c.Emit(ev)
-	s.arrive(c, p.Space)
+	s.arrive(c, byJump, q.Space)
 	return nil
 }
 

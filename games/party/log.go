@@ -27,6 +27,9 @@ func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
 		sp := &m.def.Board.Spaces[f.Space]
 		e.Seat, e.At, e.Type, e.Subject = f.Player, sp.ID, f.Trigger, spaceLabel(sp)
 		e.Detail = "↳ " + spaceLabel(sp) + " · " + f.Trigger + " → " + describeAction(&sp.Events[f.Event].Action)
+		if m.compat != "" {
+			e.Text = m.s.Players[f.Player].Name + " " + originalWords(sp, &sp.Events[f.Event].Action)
+		}
 	case engine.RecAsk:
 		// What a player is asked shows in their view; the log tells
 		// what they answer.
@@ -69,6 +72,9 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	switch ev.Type {
 	case evGameStart:
 		e.Text = fmt.Sprintf("The game starts with %d %s", ev.Amount, plural(ev.Amount, "player"))
+		if m.compat != "" {
+			e.Text += ", playing as the " + m.compat + " game did"
+		}
 	case evTurnStart:
 		e.Text = fmt.Sprintf("Turn %d: %s's turn", ev.Amount, name)
 	case evTurnSkip:
@@ -80,8 +86,14 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 		e.Text = fmt.Sprintf("%s rolls %d", name, ev.Amount)
 	case evExit:
 		e.Text = name + " leaves " + loc
+		if ev.Data == again {
+			e.Text = name + " still counts as leaving " + loc + " (original rules)"
+		}
 	case evEnter:
 		e.Text = name + " enters " + loc
+		if ev.Data == again {
+			e.Text = name + " still counts as entering " + loc + " (original rules)"
+		}
 	case evLand:
 		e.Text = name + " lands on " + loc
 	case evBlocked:
@@ -103,6 +115,9 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	case evEffect:
 		kind := fmt.Sprint(ev.Data)
 		e.Text = name + " " + effectWords(kind, ev.Amount)
+		if m.quirks.EffectsIdle {
+			e.Text += ", but effects never act (original rules)"
+		}
 		e.Detail = fmt.Sprintf("%s: %s for %d turn(s)", name, kind, ev.Amount)
 	case evStopped:
 		e.Text = name + " stops"
@@ -226,3 +241,30 @@ func describeAction(a *Action) string {
 }
 
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// originalWords says what a board event that fired does as the original
+// game's log says it: "triggered a prompt on Take a Drink: "You take a
+// drink! {{CURRENT_PLAYER_NAME}}. Your random word is {{RANDOM_WO…"".
+func originalWords(sp *Space, a *Action) string {
+	switch args := a.Args.(type) {
+	case PromptArgs:
+		msg := args.Message
+		if r := []rune(msg); len(r) > 59 {
+			msg = string(r[:59]) + "…"
+		}
+		return fmt.Sprintf("triggered a prompt on %s: %q", spaceTitle(sp), msg)
+	case DisplaceArgs:
+		way, n := "forward", args.Steps
+		if n < 0 {
+			way, n = "back", -n
+		}
+		return fmt.Sprintf("triggered a move %s %d %s on %s", way, n, plural(n, "space"), spaceTitle(sp))
+	case EffectArgs:
+		return "triggered a player effect on " + spaceTitle(sp)
+	case StateArgs:
+		return "triggered a state change to " + args.State
+	case TeleportArgs:
+		return "triggered a teleport to " + args.SpaceID
+	}
+	return fmt.Sprintf("triggered an event (%s) on %s", a.Type, spaceTitle(sp))
+}

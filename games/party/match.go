@@ -51,6 +51,10 @@ type Match struct {
 	opt Options
 	// maxRounds is the round limit the match was started with.
 	maxRounds int
+	// compat is the compatibility mode it was started in, and quirks
+	// the original's ways that mode plays by.
+	compat string
+	quirks Quirks
 	// commands counts the commands accepted.
 	commands int
 }
@@ -79,7 +83,7 @@ func (d *Definition) StartFast(s game.Setup) (game.Match, error) {
 // the match's options, keeping its memory when the number of players is
 // the same and there are no scripted dice (the simulator's sim.FastMatch).
 func (m *Match) Restart(setup game.Setup) error {
-	if len(setup.Players) != len(m.s.Players) || len(setup.Dice) > 0 || setup.MaxRounds < 0 {
+	if len(setup.Players) != len(m.s.Players) || len(setup.Dice) > 0 || setup.MaxRounds < 0 || setup.Compat != m.compat {
 		n, err := m.def.NewMatch(setup, m.opt)
 		if err != nil {
 			return err
@@ -103,10 +107,21 @@ func (m *Match) Restart(setup game.Setup) error {
 // NewMatch starts a match with the setup's players, in seat order, whose
 // number must be within the board's limits (Info). Its scripted dice are
 // rolls' totals, rolled in order before random ones; its round limit is
-// DefaultMaxRounds when the setup gives none. It runs until the first
-// player is asked to roll.
+// DefaultMaxRounds when the setup gives none. Its compatibility mode
+// (Setup.Compat) says which of the original game's quirks it plays by
+// (QuirksOf). It runs until the first player is asked to roll.
 func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
-	if err := d.Info().CheckPlayers(len(setup.Players)); err != nil {
+	q, err := QuirksOf(setup.Compat)
+	if err != nil {
+		return nil, err
+	}
+	return d.newMatch(setup, opt, q)
+}
+
+// newMatch is NewMatch with the quirks to play by, whatever the setup's
+// mode: tests turn them on one at a time.
+func (d *Definition) newMatch(setup game.Setup, opt Options, q Quirks) (*Match, error) {
+	if err := d.info(q).CheckPlayers(len(setup.Players)); err != nil {
 		return nil, err
 	}
 	if err := engine.CheckPlayers(setup.Players); err != nil {
@@ -122,7 +137,7 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 	if setup.MaxRounds < 0 {
 		return nil, fmt.Errorf("the round limit must not be negative, not %d", setup.MaxRounds)
 	}
-	dice := d.Board.Rules.Dice
+	dice := d.dice(q)
 	for i, v := range setup.Dice {
 		if v < dice.Count || v > dice.Count*dice.Sides {
 			return nil, fmt.Errorf("scripted roll %d (%d) is impossible with %dd%d: a roll is %d to %d",
@@ -135,7 +150,8 @@ func (d *Definition) NewMatch(setup game.Setup, opt Options) (*Match, error) {
 		s.Players[i].Name = name
 	}
 	opt.AutoAck = opt.AutoAck || setup.AutoAck
-	m := &Match{def: d, s: s, opt: opt, maxRounds: setup.MaxRounds, e: engine.NewMatch(d.pack.rules, s, setup.Seed, players)}
+	m := &Match{def: d, s: s, opt: opt, maxRounds: setup.MaxRounds, compat: setup.Compat, quirks: q,
+		e: engine.NewMatch(d.pack.rules, s, setup.Seed, players)}
 	if opt.NoLog || opt.Sink != nil {
 		m.e.SetLog(!opt.NoLog, opt.Sink)
 	}
@@ -173,7 +189,7 @@ func (m *Match) start(dice []int) error {
 	}
 	*s = State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: maxRounds, skipText: m.opt.SkipText, autoAck: m.opt.AutoAck,
 		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...),
-		Winners: s.Winners[:0], statChanges: s.statChanges}
+		Winners: s.Winners[:0], statChanges: s.statChanges, quirks: m.quirks}
 	for _, t := range def.triggers {
 		// Ties between events of equal priority go in board order: space
 		// order, then the space's event order.
@@ -506,6 +522,10 @@ func (m *Match) Outcome() game.Outcome {
 	}
 	return o
 }
+
+// Compat returns the compatibility mode the match plays in (Setup.Compat):
+// "" for the fixed rules, "original" for the original game's.
+func (m *Match) Compat() string { return m.compat }
 
 // Engine returns the engine match, for tools that read its log and index
 // (a simulator).

@@ -30,6 +30,7 @@ var (
 	_ game.Texter     = (*Match)(nil)
 	_ game.Parser     = (*Match)(nil)
 	_ game.Previewer  = (*Definition)(nil)
+	_ game.Compatible = (*Definition)(nil)
 )
 
 // NewPack returns the party pack, with its own registries.
@@ -245,9 +246,16 @@ func (d *Definition) Preview() ([]byte, string) {
 // Info describes the board for the lobby and the command line: its name,
 // description and size, and its player limits (those the board sets, else
 // 1 to 8).
-func (d *Definition) Info() game.Info {
+func (d *Definition) Info() game.Info { return d.info(Quirks{}) }
+
+// info is Info for matches with these quirks: with AnyPlayerCount, the
+// original's limits of 1 to 8 players.
+func (d *Definition) info(q Quirks) game.Info {
 	b := d.Board
 	lo, hi := b.Rules.MinPlayers, b.Rules.MaxPlayers
+	if q.AnyPlayerCount {
+		lo, hi = defaultMinPlayers, defaultMaxPlayers
+	}
 	if lo <= 0 {
 		lo = defaultMinPlayers
 	}

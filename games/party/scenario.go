@@ -34,7 +34,10 @@ type Scenario struct {
 	Paths   []string `yaml:"paths"`
 	// Until is "end" (play to the end, the default) or "rolls" (stop when
 	// the scripted rolls run out).
-	Until  string `yaml:"until"`
+	Until string `yaml:"until"`
+	// Compat plays the scenario in a compatibility mode: "original" plays
+	// as the original game did (see Quirks).
+	Compat string `yaml:"compat"`
 	Expect Expect `yaml:"expect"`
 }
 
@@ -56,6 +59,11 @@ type Expect struct {
 	Firings []string `yaml:"firings"`
 	// Prompts is the exact ordered list of prompt texts shown.
 	Prompts []string `yaml:"prompts"`
+	// Error, if set, is text the error that stops the scenario must
+	// contain: a match that cannot start (too few players, a scripted
+	// roll the dice cannot make) or a command refused. No other
+	// expectation is checked then.
+	Error string `yaml:"error"`
 	// Log lists lines that must appear in the action log, in this order
 	// (other lines may come between them): an entry's text, or its detail
 	// in the engine's words (see traceLines).
@@ -65,17 +73,30 @@ type Expect struct {
 // RunScenario runs a party scenario file and compares the outcome with its
 // expectations.
 func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
+	return p.RunScenarioWith(path, data, scenario.Options{})
+}
+
+// RunScenarioWith is RunScenario with a run's options: a scenario that
+// names no compatibility mode plays in o.Compat.
+func (p *Pack) RunScenarioWith(path string, data []byte, o scenario.Options) *scenario.Result {
 	var sc Scenario
 	r, ok := scenario.Open(path, data, &sc)
 	if !ok {
 		return r
 	}
-	m, err := sc.play(p, path)
-	if err != nil {
-		r.Failf("%v", err)
-		return r
+	if sc.Compat == "" {
+		sc.Compat = o.Compat
 	}
-	sc.check(r, m)
+	m, err := sc.play(p, path)
+	switch want := sc.Expect.Error; {
+	case err != nil && want != "" && strings.Contains(err.Error(), want):
+	case err != nil:
+		r.Failf("%v", err)
+	case want != "":
+		r.Failf("error: the scenario ran without one, want one saying %q", want)
+	default:
+		sc.check(r, m)
+	}
 	return r
 }
 
@@ -100,7 +121,7 @@ func (sc *Scenario) play(p *Pack, path string) (*Match, error) {
 	if len(players) == 0 {
 		players = []string{"Player 1"}
 	}
-	m, err := def.NewMatch(game.Setup{Players: players, Seed: sc.Seed, MaxRounds: sc.MaxRounds, Dice: sc.Rolls}, Options{})
+	m, err := def.NewMatch(game.Setup{Players: players, Seed: sc.Seed, MaxRounds: sc.MaxRounds, Dice: sc.Rolls, Compat: sc.Compat}, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -212,3 +233,5 @@ func (m *Match) traceLines() []string {
 	}
 	return out
 }
+
+var _ scenario.OptionsRunner = (*Pack)(nil)

@@ -61,8 +61,13 @@ func TestScenarioFailures(t *testing.T) {
 // playBots plays a board with bots to its end (or the round cap) and
 // returns the match.
 func playBots(t testing.TB, def *Definition, players []string, seed uint64) *Match {
-	g := start(t, def, game.Setup{Players: players, Seed: seed})
-	bots := rng.New(seed).Stream("bots")
+	return playBotsSetup(t, def, game.Setup{Players: players, Seed: seed})
+}
+
+// playBotsSetup is playBots with a whole setup.
+func playBotsSetup(t testing.TB, def *Definition, setup game.Setup) *Match {
+	g := start(t, def, setup)
+	bots := rng.New(setup.Seed).Stream("bots")
 	for !g.s.Over {
 		seat := g.Waits()[0].Player
 		c, _ := g.Bot(seat, bots)

@@ -51,6 +51,8 @@ type State struct {
 	// player alone acknowledge a prompt to everybody, unless its board says
 	// everyoneAcknowledges.
 	ackAll bool
+	// quirks are the original game's ways the match plays by (Setup.Compat).
+	quirks Quirks
 	// statChanges holds the payloads of the match's STAT_CHANGED events;
 	// nil until the first.
 	statChanges *statChanges
@@ -228,6 +230,10 @@ func (s *State) AppendCanonical(b []byte) []byte {
 		// The matches of earlier servers, which had no other rule, keep
 		// the hashes they were stored with.
 		b = append(b, "acks:current"...)
+	}
+	if s.quirks != (Quirks{}) {
+		b = append(b, "quirks:"...)
+		b = s.quirks.appendBits(b)
 	}
 	return b
 }

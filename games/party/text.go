@@ -29,6 +29,9 @@ func (m *Match) Text(seat int) string {
 		}
 	} else {
 		fmt.Fprintf(&b, "Round %d · %s's turn", s.Round(), s.player().Name)
+		if m.compat != "" {
+			fmt.Fprintf(&b, " · %s rules", m.compat)
+		}
 		if len(s.LastRoll) > 0 {
 			total := 0
 			for _, v := range s.LastRoll {

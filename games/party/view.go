@@ -34,6 +34,12 @@ type View struct {
 	Hash     string   `json:"hash"`
 	Commands int      `json:"commands"`
 	Log      int      `json:"log"` // the number of log entries so far
+	// Compat is the compatibility mode the match plays in ("original"),
+	// if any; GamePhase and TurnPhase then say where the match stands in
+	// the original game's own words (IN_GAME, WAITING_FOR_MOVE…).
+	Compat    string `json:"compat,omitempty"`
+	GamePhase string `json:"gamePhase,omitempty"`
+	TurnPhase string `json:"turnPhase,omitempty"`
 }
 
 // PlayerView is one player as the page shows them.
@@ -85,6 +91,10 @@ func (m *Match) view(seat int) View {
 		Winners: slices.Clone(s.Winners), EndReason: s.EndReason, Hash: m.Hash(),
 		Commands: m.commands, Log: m.LogLen(),
 		Waits: m.Waits(), YourWaits: []Wait{}, Events: []EventView{}, Choices: []string{},
+	}
+	if m.compat != "" {
+		v.Compat = m.compat
+		v.GamePhase, v.TurnPhase = m.originalPhases()
 	}
 	if v.LastRoll == nil {
 		v.LastRoll = []int{}
@@ -150,4 +160,29 @@ func eventState(st engine.Status) string {
 		return "COMPLETED_ACTION"
 	}
 	return "INACTIVE"
+}
+
+// originalPhases names where the match stands as the original game's
+// state machine would: its game phase and turn phase.
+func (m *Match) originalPhases() (gamePhase, turnPhase string) {
+	s := m.s
+	switch s.Phase {
+	case PhaseOver:
+		return "GAME_ENDED", "CHANGE_TURN"
+	case PhaseRoll:
+		return "IN_GAME", "WAITING_FOR_MOVE"
+	case PhaseEnd:
+		return "IN_GAME", "END_TURN"
+	case PhaseMove:
+		for _, w := range m.Waits() {
+			if w.Kind == KindChoosePath {
+				return "IN_GAME", "PLAYER_CHOOSING_DESTINATION"
+			}
+		}
+		if m.e.IsWaiting() {
+			return "IN_GAME", "PROCESSING_EVENT" // an event's action is under way
+		}
+		return "IN_GAME", "PROCESSING_MOVE"
+	}
+	return "IN_GAME", "CHANGE_TURN"
 }

@@ -54,6 +54,9 @@ class Lobby {
     this.autoAck = h("input", { type: "checkbox", id: "auto-ack", name: "autoAck" });
     this.autoAckRow = h("p", { class: "check", hidden: true }, this.autoAck,
       h("label", { for: "auto-ack" }, " Acknowledge messages for everybody: the board's messages are shown, but nobody has to press OK"));
+    this.compat = h("input", { type: "checkbox", id: "compat", name: "compat", onchange: () => this.showChoice() });
+    this.compatRow = h("p", { class: "check", hidden: true }, this.compat,
+      h("label", { for: "compat" }, " Play as the original game did, quirks included (exit events fire again, skip-turn effects never skip, 1 to 8 players): see how a board behaved there"));
     this.createMsg = h("p", { class: "message error", role: "alert" });
     const create = h("form", { id: "create", class: "card", "aria-labelledby": "create-title", onsubmit: (e) => this.create(e) },
       h("h2", { id: "create-title" }, "Start a match"),
@@ -66,6 +69,7 @@ class Lobby {
       h("p", {}, h("label", { for: "turn-limit" }, "Time for each move"), this.turnLimit,
         h("span", { class: "hint" }, " when it runs out, a bot plays that move")),
       this.autoAckRow,
+      this.compatRow,
       h("p", {}, h("button", { type: "submit", id: "create-match", class: "primary" }, "Create the match"), " ",
         h("a", { href: "/edit", id: "edit-board", onclick: (e) => {
           e.preventDefault();
@@ -137,13 +141,16 @@ class Lobby {
     const g = this.game(this.gameSel.value);
     if (!g) return;
     this.choice.textContent = `${g.description || ""} ${playersText(g)}${g.size ? ", " + g.size : ""}.`.trim();
-    this.seats.min = g.minPlayers;
-    this.seats.max = g.maxPlayers;
-    const n = Number(this.seats.value);
-    if (!(n >= g.minPlayers && n <= g.maxPlayers)) this.seats.value = Math.min(g.maxPlayers, Math.max(2, g.minPlayers));
-    this.seatsHint.textContent = g.minPlayers === g.maxPlayers ? `(${g.minPlayers} for this game)` : `(${g.minPlayers} to ${g.maxPlayers})`;
     this.autoAckRow.hidden = g.game !== "party";
-    if (g.game !== "party") this.autoAck.checked = false;
+    this.compatRow.hidden = g.game !== "party";
+    if (g.game !== "party") this.autoAck.checked = this.compat.checked = false;
+    // The original game lets 1 to 8 players play any board.
+    const [lo, hi] = this.compat.checked ? [1, 8] : [g.minPlayers, g.maxPlayers];
+    this.seats.min = lo;
+    this.seats.max = hi;
+    const n = Number(this.seats.value);
+    if (!(n >= lo && n <= hi)) this.seats.value = Math.min(hi, Math.max(2, lo));
+    this.seatsHint.textContent = lo === hi ? `(${lo} for this game)` : `(${lo} to ${hi})`;
   }
 
   renderGames(groups) {
@@ -242,6 +249,7 @@ class Lobby {
       const m = await api("POST", "/api/matches", {
         board: this.gameSel.value, seats: Number(this.seats.value), public: this.pub.checked,
         turnLimit: Number(this.turnLimit.value), autoAck: g?.game === "party" && this.autoAck.checked,
+        compat: g?.game === "party" && this.compat.checked ? "original" : "",
       });
       saveSecrets(m.id, { owner: m.owner, invite: m.invite });
       location.href = m.url;

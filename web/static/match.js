@@ -77,7 +77,9 @@ class MatchPage {
     this.conn = h("span", { class: "conn", id: "conn", role: "status" }, "connecting…");
     this.header = h("header", { class: "top" },
       h("p", { class: "brand" }, h("a", { href: "/" }, "Tabula")),
-      h("h1", { class: "game-name" }, this.summary.boardName), this.conn);
+      h("h1", { class: "game-name" }, this.summary.boardName),
+      this.summary.compat ? h("span", { class: "hint", id: "compat" }, `played as the ${this.summary.compat} game did`) : null,
+      this.conn);
     this.tableEl = h("section", { class: "card table", id: "table", "aria-label": "the table" });
     this.turnEl = h("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
     this.boardEl = h("div", { class: "board-wrap", id: "board", hidden: true });
