@@ -43,7 +43,7 @@ func (p wsPeer) closeNow() { p.ws.CloseNow() }
 type session struct {
 	peer    peer
 	seat    int
-	out     chan []byte
+	out     chan outMsg
 	logSent int // log records already sent (touched only by the room)
 	sumVer  int // the room's summary version last sent (room only)
 	once    sync.Once
@@ -63,7 +63,7 @@ type session struct {
 }
 
 func newSession(p peer, seat int) *session {
-	return &session{peer: p, seat: seat, out: make(chan []byte, outSize), done: make(chan struct{}), sumVer: -1,
+	return &session{peer: p, seat: seat, out: make(chan outMsg, outSize), done: make(chan struct{}), sumVer: -1,
 		moved: make(chan struct{}, 1)}
 }
 
@@ -143,12 +143,27 @@ func (s *session) noteLog(frame []byte) {
 // missed.
 const outSize = 64
 
+// outMsg is a message queued for a connection, with the acknowledgement
+// that goes with it in one frame if acked: a command's state and its
+// acknowledgement arrive together.
+type outMsg struct {
+	data  []byte
+	ack   int
+	acked bool
+}
+
 // send queues a message without ever blocking the room: a client too slow
 // to take it is disconnected.
-func (s *session) send(msg []byte) {
+func (s *session) send(msg []byte) { s.queue(outMsg{data: msg}) }
+
+// sendAck queues a state message and the acknowledgement of the command
+// id, to go in one frame.
+func (s *session) sendAck(state []byte, id int) { s.queue(outMsg{data: state, ack: id, acked: true}) }
+
+func (s *session) queue(m outMsg) {
 	select {
 	case <-s.done:
-	case s.out <- msg:
+	case s.out <- m:
 	default:
 		s.closeWith("too slow: reconnect to get the current state")
 		// Its writer may be stuck writing to it: closing the connection
@@ -177,7 +192,7 @@ const maxBatch = 32
 func (s *session) writer(ctx context.Context, limits Limits) {
 	ping := time.NewTicker(limits.PingEvery)
 	defer ping.Stop()
-	var batch [][]byte
+	var batch []outMsg
 	var frame []byte
 	for {
 		select {
@@ -192,8 +207,12 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 					break more
 				}
 			}
-			frame = joinMessages(frame[:0], batch)
-			if err := s.peer.write(frame); err != nil {
+			out := batch[0].data // a lone message goes as it is
+			if len(batch) > 1 || batch[0].acked {
+				frame = joinMessages(frame[:0], batch)
+				out = frame
+			}
+			if err := s.peer.write(out); err != nil {
 				s.closeWith("")
 				s.peer.closeNow()
 				return
@@ -231,21 +250,27 @@ const (
 )
 
 // joinMessages appends to b the messages as one frame: the message itself
-// if there is one, else a JSON array of them (messages that are arrays
-// already are spliced in).
-func joinMessages(b []byte, msgs [][]byte) []byte {
-	if len(msgs) == 1 {
-		return append(b, msgs[0]...)
+// if there is one without an acknowledgement, else a JSON array of them
+// (messages that are arrays already are spliced in).
+func joinMessages(b []byte, msgs []outMsg) []byte {
+	if len(msgs) == 1 && !msgs[0].acked {
+		return append(b, msgs[0].data...)
 	}
 	b = append(b, '[')
 	for i, m := range msgs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if len(m) > 1 && m[0] == '[' {
-			m = m[1 : len(m)-1]
+		d := m.data
+		if len(d) > 1 && d[0] == '[' {
+			d = d[1 : len(d)-1]
 		}
-		b = append(b, m...)
+		b = append(b, d...)
+		if m.acked {
+			b = append(b, `,{"type":"ack","id":`...)
+			b = strconv.AppendInt(b, int64(m.ack), 10)
+			b = append(b, '}')
+		}
 	}
 	return append(b, ']')
 }
