@@ -147,6 +147,25 @@ func (ls *loadServer) profile(tb testing.TB) chan struct{} {
 	return done
 }
 
+// saveAllocs saves the server's allocation profile so far to path, if the
+// path is set (not ".before" alone).
+func (ls *loadServer) saveAllocs(path string) {
+	if path == "" || path == ".before" {
+		return
+	}
+	res, err := http.Get(ls.base + "/debug/pprof/allocs")
+	if err != nil {
+		return
+	}
+	defer res.Body.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	io.Copy(f, res.Body)
+	f.Close()
+}
+
 func (ls *loadServer) stats(tb testing.TB) procStats {
 	res, err := http.Get(ls.base + "/debug/stats")
 	if err != nil {
@@ -341,6 +360,9 @@ func benchCommands(b *testing.B, n int) {
 	}
 	var done atomic.Int64
 	total := int64(b.N)
+	// The allocations of the setup are in the profile saved before: the
+	// measured ones are the difference (pprof -diff_base).
+	ls.saveAllocs(os.Getenv("TABULA_LOAD_ALLOCS") + ".before")
 	b.ResetTimer()
 	before := ls.stats(b)
 	start := time.Now()
@@ -372,14 +394,7 @@ func benchCommands(b *testing.B, n int) {
 	after := ls.stats(b)
 	b.StopTimer()
 	<-profiled
-	if path := os.Getenv("TABULA_LOAD_ALLOCS"); path != "" {
-		if res, err := http.Get(ls.base + "/debug/pprof/allocs"); err == nil {
-			f, _ := os.Create(path)
-			io.Copy(f, res.Body)
-			f.Close()
-			res.Body.Close()
-		}
-	}
+	ls.saveAllocs(os.Getenv("TABULA_LOAD_ALLOCS"))
 	cmds := float64(done.Load())
 	b.ReportMetric(float64(after.CPU-before.CPU)/cmds/1e3, "server-µs/cmd")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/cmds, "server-allocs/cmd")
