@@ -24,10 +24,10 @@ const maxAllocsPerCommand = 210
 // what the room does for a connection, without the socket.
 type discardPeer struct{}
 
-func (discardPeer) write([]byte) error                  { return nil }
-func (discardPeer) ping(context.Context) error          { return nil }
+func (discardPeer) write([]byte) error                 { return nil }
+func (discardPeer) ping(context.Context) error         { return nil }
 func (discardPeer) close(websocket.StatusCode, string) {}
-func (discardPeer) closeNow()                           {}
+func (discardPeer) closeNow()                          {}
 
 // The allocations of a command stay within their bound, so that the
 // server's cost per command cannot grow unnoticed. Each match of the
