@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,8 +42,8 @@ import (
 func runLoadServer() {
 	db := os.Getenv("TABULA_LOAD_DB")
 	srv, err := New(Options{DB: db, Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"},
-		BoardsDir: os.Getenv("TABULA_LOAD_BOARDS"),
-		Limits:    Limits{Creates: 1 << 30, Rate: 1 << 20, Burst: 1 << 20, Connections: 1 << 20}, AbandonAfter: -1})
+		BoardsDir: os.Getenv("TABULA_LOAD_BOARDS"), IdleAfter: time.Duration(envInt("TABULA_LOAD_IDLE", 30)) * time.Second,
+		Limits: Limits{Creates: 1 << 30, Rate: 1 << 20, Burst: 1 << 20, Connections: 1 << 20}, AbandonAfter: -1})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -50,8 +51,15 @@ func runLoadServer() {
 	mux := http.NewServeMux()
 	mux.Handle("/", srv.Handler())
 	mux.Handle("/debug/pprof/", http.DefaultServeMux)
-	mux.HandleFunc("/debug/stats", func(w http.ResponseWriter, _ *http.Request) {
-		json.NewEncoder(w).Encode(readStats())
+	mux.HandleFunc("/debug/stats", func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Query().Has("gc") {
+			runtime.GC() // to read the heap that is live
+		}
+		st := readStats()
+		srv.mu.Lock()
+		st.Rooms = len(srv.rooms)
+		srv.mu.Unlock()
+		json.NewEncoder(w).Encode(st)
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -65,12 +73,17 @@ func runLoadServer() {
 	os.Exit(0)
 }
 
-// procStats are a process's CPU time and allocations so far.
+// procStats are a process's CPU time and allocations so far, its memory
+// (the most resident so far, resident now, the live heap) and the
+// matches it holds in memory.
 type procStats struct {
 	CPU     time.Duration
 	Mallocs uint64
 	Bytes   uint64
 	RSS     uint64
+	RSSNow  uint64
+	Heap    uint64
+	Rooms   int
 }
 
 func readStats() procStats {
@@ -78,8 +91,15 @@ func readStats() procStats {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return procStats{CPU: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), Mallocs: ms.Mallocs, Bytes: ms.TotalAlloc,
-		RSS: uint64(ru.Maxrss) * 1024}
+	st := procStats{CPU: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), Mallocs: ms.Mallocs, Bytes: ms.TotalAlloc,
+		RSS: uint64(ru.Maxrss) * 1024, Heap: ms.HeapInuse}
+	if data, err := os.ReadFile("/proc/self/statm"); err == nil {
+		if f := strings.Fields(string(data)); len(f) > 1 {
+			pages, _ := strconv.ParseUint(f[1], 10, 64)
+			st.RSSNow = pages * uint64(os.Getpagesize())
+		}
+	}
+	return st
 }
 
 // loadServer is a server process under load.
@@ -96,6 +116,9 @@ func startLoadServer(tb testing.TB) *loadServer {
 	if dir := sharedFixture("v1"); dir != "" {
 		os.Setenv("TABULA_LOAD_BOARDS", dir)
 		cmd.Env = append(cmd.Env, "TABULA_LOAD_BOARDS="+dir)
+	}
+	if idle := os.Getenv("TABULA_LOAD_IDLE"); idle != "" {
+		cmd.Env = append(cmd.Env, "TABULA_LOAD_IDLE="+idle)
 	}
 	if cpus := os.Getenv("TABULA_LOAD_CPUS"); cpus != "" {
 		cmd.Env = append(cmd.Env, "GOMAXPROCS="+cpus)
@@ -166,8 +189,13 @@ func (ls *loadServer) saveAllocs(path string) {
 	f.Close()
 }
 
-func (ls *loadServer) stats(tb testing.TB) procStats {
-	res, err := http.Get(ls.base + "/debug/stats")
+func (ls *loadServer) stats(tb testing.TB) procStats { return ls.statsOf(tb, "") }
+
+// liveStats are the server's stats after a garbage collection.
+func (ls *loadServer) liveStats(tb testing.TB) procStats { return ls.statsOf(tb, "?gc") }
+
+func (ls *loadServer) statsOf(tb testing.TB, query string) procStats {
+	res, err := http.Get(ls.base + "/debug/stats" + query)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -177,7 +205,8 @@ func (ls *loadServer) stats(tb testing.TB) procStats {
 	return s
 }
 
-// loadMatch is one match of the load: its two players' connections.
+// loadMatch is one match of the load: its players' connections (nil for
+// a seat a bot plays).
 type loadMatch struct {
 	id      string
 	players [2]*loadPlayer
@@ -194,6 +223,10 @@ type loadPlayer struct {
 	nextID int
 }
 
+// read takes the server's messages. The load generator shares the
+// machine with the server, so it reads them cheaply: it looks for the
+// few things it needs where the server writes them rather than decoding
+// the messages.
 func (p *loadPlayer) read() {
 	for {
 		_, data, err := p.ws.Read(context.Background())
@@ -202,45 +235,106 @@ func (p *loadPlayer) read() {
 			return
 		}
 		if data[0] == '[' {
-			var msgs []json.RawMessage
-			json.Unmarshal(data, &msgs)
-			for _, m := range msgs {
-				p.take(m)
-			}
+			forEachElement(data, p.take)
 			continue
 		}
 		p.take(data)
 	}
 }
 
+var (
+	ackPrefix      = []byte(`{"type":"ack"`)
+	rejectedPrefix = []byte(`{"type":"rejected"`)
+	statePrefix    = []byte(`{"type":"state"`)
+	legalKey       = []byte(`"legal":[`)
+	matchKey       = []byte(`,"match":{`)
+	statusKey      = []byte(`"status":"`)
+)
+
 func (p *loadPlayer) take(data []byte) {
-	var head struct {
-		Type  string `json:"type"`
-		Legal []struct {
-			Data json.RawMessage `json:"data"`
-		} `json:"legal"`
-		Match *struct {
-			Status string `json:"status"`
-		} `json:"match"`
-		Reason string `json:"reason"`
-	}
-	json.Unmarshal(data, &head)
-	switch head.Type {
-	case "ack", "rejected":
+	switch {
+	case bytes.HasPrefix(data, ackPrefix), bytes.HasPrefix(data, rejectedPrefix):
 		p.acks <- struct{}{}
-	case "state":
-		p.mu.Lock()
-		p.legal = nil
-		if len(head.Legal) > 0 {
-			p.legal = head.Legal[0].Data
+	case bytes.HasPrefix(data, statePrefix):
+		// The legal commands come last but for the deadline, and the
+		// summary (when it changed) first: see room.stateFor.
+		var legal json.RawMessage
+		if i := bytes.LastIndex(data, legalKey); i >= 0 {
+			rest := data[i+len(legalKey):]
+			if len(rest) > 0 && rest[0] == '{' {
+				first := rest[:jsonValueEnd(rest)]
+				if j := bytes.Index(first, []byte(`"data":`)); j >= 0 {
+					v := first[j+len(`"data":`):]
+					legal = json.RawMessage(bytes.Clone(v[:jsonValueEnd(v)]))
+				}
+			}
 		}
-		if head.Match != nil && head.Match.Status != "playing" && head.Match.Status != "lobby" {
+		over := false
+		if i := bytes.Index(data, matchKey); i >= 0 && i < 40 {
+			if j := bytes.Index(data[i:], statusKey); j >= 0 {
+				st := data[i+j+len(statusKey):]
+				over = !bytes.HasPrefix(st, []byte(`playing"`)) && !bytes.HasPrefix(st, []byte(`lobby"`))
+			}
+		}
+		p.mu.Lock()
+		p.legal = legal
+		if over {
 			p.over = true
 		}
 		p.mu.Unlock()
 		select {
 		case p.moved <- struct{}{}:
 		default:
+		}
+	}
+}
+
+// jsonValueEnd returns the length of the JSON value data begins with (an
+// object, array, string or literal), by counting brackets outside
+// strings.
+func jsonValueEnd(data []byte) int {
+	depth, inString, escaped := 0, false, false
+	for i, c := range data {
+		switch {
+		case inString:
+			if escaped {
+				escaped = false
+			} else if c == '\\' {
+				escaped = true
+			} else if c == '"' {
+				inString = false
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+			if depth < 0 {
+				return i
+			}
+		case depth == 0 && (c == ',' || c == ' '):
+			return i
+		}
+	}
+	return len(data)
+}
+
+// forEachElement calls f with each element of a JSON array.
+func forEachElement(data []byte, f func([]byte)) {
+	rest := data[1:]
+	for len(rest) > 0 && rest[0] != ']' {
+		n := jsonValueEnd(rest)
+		f(rest[:n])
+		rest = rest[n:]
+		if len(rest) > 0 && rest[0] == ',' {
+			rest = rest[1:]
 		}
 	}
 }
@@ -266,18 +360,49 @@ func newLoadMatches(tb testing.TB, base, board string, n int) []*loadMatch {
 }
 
 func newLoadMatch(tb testing.TB, base, board string, playerBases ...string) *loadMatch {
+	return newLoadTable(tb, base, board, false, playerBases...)
+}
+
+// loadClient makes the load's requests, keeping connections open for the
+// next ones.
+var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+
+func loadPost(tb testing.TB, url string, body, out any) {
+	tb.Helper()
+	b, _ := json.Marshal(body)
+	res, err := loadClient.Post(url, "application/json", bytes.NewReader(b))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= 300 {
+		tb.Fatalf("POST %s: %d %s", url, res.StatusCode, data)
+	}
+	if out != nil {
+		json.Unmarshal(data, out)
+	}
+}
+
+// newLoadTable creates a match of the board with two seats, connected and
+// started: two people, or (withBot) one person and the server's bot.
+func newLoadTable(tb testing.TB, base, board string, withBot bool, playerBases ...string) *loadMatch {
 	var m created
-	postJSON(tb, base+"/api/matches", map[string]any{"board": board, "seats": 2, "maxRounds": 10000}, &m)
+	loadPost(tb, base+"/api/matches", map[string]any{"board": board, "seats": 2, "maxRounds": 10000}, &m)
 	lm := &loadMatch{id: m.ID}
-	for i, name := range []string{"Ann", "Bob"} {
+	names := []string{"Ann", "Bob"}
+	if withBot {
+		names = names[:1]
+	}
+	for i, name := range names {
 		var j joined
-		postJSON(tb, base+"/api/matches/"+m.ID+"/join", map[string]any{"name": name, "invite": m.Invite}, &j)
+		loadPost(tb, base+"/api/matches/"+m.ID+"/join", map[string]any{"name": name, "invite": m.Invite}, &j)
 		pb := base
 		if i < len(playerBases) {
 			pb = playerBases[i]
 		}
 		url := strings.Replace(pb, "http", "ws", 1) + "/api/matches/" + m.ID + "/ws?token=" + j.Token
-		ws, _, err := websocket.Dial(context.Background(), url, nil)
+		ws, _, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPClient: loadClient})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -286,7 +411,10 @@ func newLoadMatch(tb testing.TB, base, board string, playerBases ...string) *loa
 		lm.players[i] = p
 		go p.read()
 	}
-	postJSON(tb, base+"/api/matches/"+m.ID+"/start", map[string]any{"owner": m.Owner}, nil)
+	if withBot {
+		loadPost(tb, base+"/api/matches/"+m.ID+"/bots", map[string]any{"owner": m.Owner}, nil)
+	}
+	loadPost(tb, base+"/api/matches/"+m.ID+"/start", map[string]any{"owner": m.Owner}, nil)
 	return lm
 }
 
@@ -295,6 +423,9 @@ func newLoadMatch(tb testing.TB, base, board string, playerBases ...string) *loa
 func (lm *loadMatch) next() (*loadPlayer, json.RawMessage, bool) {
 	for {
 		for _, p := range lm.players {
+			if p == nil {
+				continue
+			}
 			p.mu.Lock()
 			cmd, over := p.legal, p.over
 			p.mu.Unlock()
@@ -305,9 +436,13 @@ func (lm *loadMatch) next() (*loadPlayer, json.RawMessage, bool) {
 				return p, cmd, true
 			}
 		}
+		var second chan struct{}
+		if lm.players[1] != nil {
+			second = lm.players[1].moved
+		}
 		select {
 		case <-lm.players[0].moved:
-		case <-lm.players[1].moved:
+		case <-second:
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -327,7 +462,9 @@ func (p *loadPlayer) play(cmd json.RawMessage) {
 
 func (lm *loadMatch) close() {
 	for _, p := range lm.players {
-		p.ws.CloseNow()
+		if p != nil {
+			p.ws.CloseNow()
+		}
 	}
 }
 
@@ -441,9 +578,14 @@ func (l *latencies) take() (n int, p50, p99, p999 time.Duration) {
 // earlier ones were answered, as real players do: each match's next
 // command is due at random times (a Poisson process of rate/matches), and
 // its latency runs from when it was due to its acknowledgement, so a
-// server that falls behind is charged for the wait. It reports the
-// latency percentiles and the server's memory, every interval, over
-// TABULA_LOAD_SECONDS (default 30):
+// server that falls behind is charged for the wait. A match that ends is
+// replaced by a new one. It reports the latency percentiles, the server's
+// CPU time per command and its memory every interval
+// (TABULA_LOAD_INTERVAL seconds, default 60) over TABULA_LOAD_SECONDS
+// (default 120). With TABULA_LOAD_BOT set, each match is one person
+// against the server's bot, so one connection per match: a process may
+// open at most 20,000 files here, which two connections for each of
+// 10,000 matches would exceed.
 //
 //	TABULA_LOAD_RATE=2000 TABULA_LOAD_MATCHES=1000 go test ./server -run '^$' -bench OpenLoop -benchtime 1x -v
 func BenchmarkServerOpenLoop(b *testing.B) {
@@ -452,14 +594,29 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	}
 	rate := envInt("TABULA_LOAD_RATE", 1000)
 	n := envInt("TABULA_LOAD_MATCHES", 200)
-	seconds := envInt("TABULA_LOAD_SECONDS", 30)
-	interval := time.Duration(envInt("TABULA_LOAD_INTERVAL", 10)) * time.Second
+	seconds := envInt("TABULA_LOAD_SECONDS", 120)
+	interval := time.Duration(envInt("TABULA_LOAD_INTERVAL", 60)) * time.Second
+	withBot := os.Getenv("TABULA_LOAD_BOT") != ""
 	ls := startLoadServer(b)
-	matches := newLoadMatches(b, ls.base, loadBoard(), n)
+	board := loadBoard()
+	setup := time.Now()
+	matches := make([]*loadMatch, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i := range matches {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			matches[i] = newLoadTable(b, ls.base, board, withBot)
+		}()
+	}
+	wg.Wait()
+	b.Logf("%d matches ready in %v", n, time.Since(setup).Round(time.Second))
 	lat := &latencies{}
 	var all latencies
 	stop := time.Now().Add(time.Duration(seconds) * time.Second)
-	var wg sync.WaitGroup
 	perMatch := float64(rate) / float64(n)
 	for i := range matches {
 		wg.Add(1)
@@ -477,7 +634,10 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 				p, cmd, ok := lm.next()
 				if !ok {
 					lm.close()
-					lm = newLoadMatch(b, ls.base, loadBoard())
+					lm = newLoadTable(b, ls.base, board, withBot)
+					// Making the new match is the load's own time, not a
+					// command's.
+					due = time.Now()
 					continue
 				}
 				p.play(cmd)
@@ -490,23 +650,111 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	}
 	tick := time.NewTicker(interval)
 	start := time.Now()
+	first := ls.stats(b)
+	prev := first
 	for t := range tick.C {
 		cnt, p50, p99, p999 := lat.take()
 		s := ls.stats(b)
-		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server RSS %d MB",
+		cpu := 0.0
+		if cnt > 0 {
+			cpu = float64(s.CPU-prev.CPU) / float64(cnt) / 1e3
+		}
+		prev = s
+		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server %.0f µs CPU/cmd, RSS %d MB (peak %d), heap %d MB, %d matches in memory",
 			t.Sub(start).Seconds(), cnt, float64(cnt)/interval.Seconds(), p50.Round(10*time.Microsecond), p99.Round(10*time.Microsecond),
-			p999.Round(10*time.Microsecond), s.RSS>>20)
+			p999.Round(10*time.Microsecond), cpu, s.RSSNow>>20, s.RSS>>20, s.Heap>>20, s.Rooms)
 		if time.Now().After(stop) {
 			break
 		}
 	}
 	tick.Stop()
 	wg.Wait()
+	elapsed := time.Since(start)
+	last := ls.stats(b)
 	cnt, p50, p99, p999 := all.take()
-	b.ReportMetric(float64(cnt)/time.Since(start).Seconds(), "cmds/s")
+	b.ReportMetric(float64(cnt)/elapsed.Seconds(), "cmds/s")
 	b.ReportMetric(float64(p50.Microseconds())/1e3, "p50-ms")
 	b.ReportMetric(float64(p99.Microseconds())/1e3, "p99-ms")
 	b.ReportMetric(float64(p999.Microseconds())/1e3, "p999-ms")
+	if cnt > 0 {
+		b.ReportMetric(float64(last.CPU-first.CPU)/float64(cnt)/1e3, "server-µs/cmd")
+	}
+	b.ReportMetric(float64(last.RSS>>20), "server-peak-MB")
+}
+
+// BenchmarkServerMatchMemory creates matches that the server's bots play
+// to the end, TABULA_LOAD_CONCURRENT (default 100) at a time, until
+// TABULA_LOAD_TOTAL (default 10,000) have finished, and logs the server's
+// memory after every thousand: a finished match nobody watches leaves
+// memory after IdleAfter (here TABULA_LOAD_IDLE seconds, default 2), so
+// the resident memory stays flat however many matches were played.
+//
+//	go test ./server -run '^$' -bench MatchMemory -benchtime 1x -v
+func BenchmarkServerMatchMemory(b *testing.B) {
+	if os.Getenv("TABULA_LOAD_SERVER") != "" {
+		b.Skip()
+	}
+	if os.Getenv("TABULA_LOAD_IDLE") == "" {
+		os.Setenv("TABULA_LOAD_IDLE", "2")
+	}
+	total := envInt("TABULA_LOAD_TOTAL", 10000)
+	concurrent := envInt("TABULA_LOAD_CONCURRENT", 100)
+	ls := startLoadServer(b)
+	board := loadBoard()
+	var finished, next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	report := make(chan int64, 16)
+	for range concurrent {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(total) {
+				var m created
+				loadPost(b, ls.base+"/api/matches", map[string]any{"board": board, "seats": 2, "maxRounds": 10000}, &m)
+				loadPost(b, ls.base+"/api/matches/"+m.ID+"/bots", map[string]any{"owner": m.Owner}, nil)
+				loadPost(b, ls.base+"/api/matches/"+m.ID+"/start", map[string]any{"owner": m.Owner}, nil)
+				for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+					time.Sleep(wait)
+					res, err := loadClient.Get(ls.base + "/api/matches/" + m.ID + "?invite=" + m.Invite)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					var sum Summary
+					json.NewDecoder(res.Body).Decode(&sum)
+					res.Body.Close()
+					if sum.Status == "finished" {
+						break
+					}
+					if sum.Status != "playing" {
+						b.Errorf("match %s is %q: %s", m.ID, sum.Status, sum.Error)
+						return
+					}
+				}
+				if n := finished.Add(1); n%1000 == 0 {
+					report <- n
+				}
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(report)
+	}()
+	var last procStats
+	for n := range report {
+		last = ls.liveStats(b)
+		b.Logf("%6d matches finished in %5.1fs: server RSS %4d MB, live heap %4d MB, %5d matches in memory",
+			n, time.Since(start).Seconds(), last.RSSNow>>20, last.Heap>>20, last.Rooms)
+	}
+	time.Sleep(5 * time.Second) // the last ones leave memory
+	end := ls.liveStats(b)
+	b.Logf("5 s later: server RSS %d MB, live heap %d MB, %d matches in memory", end.RSSNow>>20, end.Heap>>20, end.Rooms)
+	b.ReportMetric(float64(total)/time.Since(start).Seconds(), "matches/s")
+	b.ReportMetric(float64(end.RSSNow>>20), "server-RSS-MB")
+	b.ReportMetric(float64(last.RSS>>20), "server-peak-MB")
+	b.ReportMetric(float64(end.Rooms), "matches-in-memory")
 }
 
 func envInt(name string, def int) int {
