@@ -220,6 +220,7 @@ type loadPlayer struct {
 	over   bool
 	acks   chan struct{}
 	moved  chan struct{} // a state arrived
+	closed chan struct{} // the connection ended
 	nextID int
 }
 
@@ -231,7 +232,7 @@ func (p *loadPlayer) read() {
 	for {
 		_, data, err := p.ws.Read(context.Background())
 		if err != nil {
-			close(p.moved)
+			close(p.closed)
 			return
 		}
 		if data[0] == '[' {
@@ -407,7 +408,7 @@ func newLoadTable(tb testing.TB, base, board string, withBot bool, playerBases .
 			tb.Fatal(err)
 		}
 		ws.SetReadLimit(1 << 24)
-		p := &loadPlayer{ws: ws, acks: make(chan struct{}, 16), moved: make(chan struct{}, 1)}
+		p := &loadPlayer{ws: ws, acks: make(chan struct{}, 16), moved: make(chan struct{}, 1), closed: make(chan struct{})}
 		lm.players[i] = p
 		go p.read()
 	}
@@ -429,6 +430,11 @@ func (lm *loadMatch) next() (*loadPlayer, json.RawMessage, bool) {
 			p.mu.Lock()
 			cmd, over := p.legal, p.over
 			p.mu.Unlock()
+			select {
+			case <-p.closed:
+				over = true // the server closed it (too slow a reader)
+			default:
+			}
 			if over {
 				return nil, nil, false
 			}
@@ -457,7 +463,10 @@ func (p *loadPlayer) play(cmd json.RawMessage) {
 	p.mu.Unlock()
 	msg := append(append([]byte(`{"type":"command","id":`+strconv.Itoa(id)+`,"data":`), cmd...), '}')
 	p.ws.Write(context.Background(), websocket.MessageText, msg)
-	<-p.acks
+	select {
+	case <-p.acks:
+	case <-p.closed:
+	}
 }
 
 func (lm *loadMatch) close() {
@@ -627,8 +636,8 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 			due := time.Now()
 			for {
 				due = due.Add(time.Duration(r.ExpFloat64() / perMatch * float64(time.Second)))
-				if due.After(stop) {
-					break
+				if due.After(stop) || time.Now().After(stop) {
+					break // commands left waiting at the end are not played
 				}
 				time.Sleep(time.Until(due))
 				p, cmd, ok := lm.next()

@@ -49,6 +49,9 @@ type session struct {
 	once    sync.Once
 	done    chan struct{}
 	reason  string
+	// onClose, if set, runs once the session is closed: it ends the
+	// work of its connection.
+	onClose func()
 
 	// In a cluster: id names the session between nodes; moved tells a
 	// session of this node that its match's owner stopped; link is the
@@ -178,6 +181,9 @@ func (s *session) closeWith(reason string) {
 	s.once.Do(func() {
 		s.reason = reason
 		close(s.done)
+		if s.onClose != nil {
+			s.onClose()
+		}
 	})
 }
 
@@ -193,7 +199,6 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 	ping := time.NewTicker(limits.PingEvery)
 	defer ping.Stop()
 	var batch []outMsg
-	var frame []byte
 	for {
 		select {
 		case msg := <-s.out:
@@ -207,19 +212,12 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 					break more
 				}
 			}
-			out := batch[0].data // a lone message goes as it is
-			if len(batch) > 1 || batch[0].acked {
-				frame = joinMessages(frame[:0], batch)
-				out = frame
-			}
-			if err := s.peer.write(out); err != nil {
+			if err := s.write(batch); err != nil {
 				s.closeWith("")
 				s.peer.closeNow()
 				return
 			}
-			if cap(frame) > 1<<20 {
-				frame = nil // do not keep a huge buffer for a quiet connection
-			}
+			clear(batch) // the messages are not kept for a quiet connection
 		case <-ping.C:
 			pctx, cancel := context.WithTimeout(ctx, limits.PingTimeout)
 			err := s.peer.ping(pctx)
@@ -242,6 +240,24 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 		}
 	}
 }
+
+// write sends a batch of messages as one frame: a lone message as it is,
+// others joined in a buffer borrowed for the write, so that a quiet
+// connection keeps none.
+func (s *session) write(batch []outMsg) error {
+	if len(batch) == 1 && !batch[0].acked {
+		return s.peer.write(batch[0].data)
+	}
+	buf := frames.Get().(*[]byte)
+	*buf = joinMessages((*buf)[:0], batch)
+	err := s.peer.write(*buf)
+	if cap(*buf) <= 1<<20 { // a huge one is left to the collector
+		frames.Put(buf)
+	}
+	return err
+}
+
+var frames = sync.Pool{New: func() any { return new([]byte) }}
 
 // The reasons a connection closes that a client reconnects after.
 const (
@@ -362,12 +378,9 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	ctx, cancel := context.WithCancel(srv.ctx)
 	defer cancel()
 	s := newSession(wsPeer{ws}, -1)
+	s.onClose = cancel
 	go s.writer(ctx, srv.limits)
 	defer s.closeWith("")
-	go func() {
-		<-s.done
-		cancel()
-	}()
 	l, err := srv.attach(ctx, id, wq, s)
 	if err != nil {
 		s.closeWith(closeReason(err))
