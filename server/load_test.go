@@ -547,10 +547,14 @@ func benchCommands(b *testing.B, n int) {
 	b.ReportMetric(cmds/elapsed.Seconds(), "cmds/s")
 }
 
-// loadBoard is the board the load plays: the original game's default
+// loadBoard is the board the load plays: TABULA_LOAD_BOARD if set (a
+// board of the fixtures is dir-NAME), else the original game's default
 // board when the shared fixtures are there (the server offers it from
 // --boards as dir-defaultBoard), else the bundled default.
 func loadBoard() string {
+	if b := os.Getenv("TABULA_LOAD_BOARD"); b != "" {
+		return b
+	}
 	if os.Getenv("TABULA_LOAD_BOARDS") != "" {
 		return "dir-defaultBoard"
 	}

@@ -218,6 +218,10 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 				return
 			}
 			clear(batch) // the messages are not kept for a quiet connection
+			// A connection just written to needs no ping: with thousands
+			// of connections, pinging busy ones costs as much as a share
+			// of their commands.
+			ping.Reset(limits.PingEvery)
 		case <-ping.C:
 			pctx, cancel := context.WithTimeout(ctx, limits.PingTimeout)
 			err := s.peer.ping(pctx)
