@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -232,6 +233,13 @@ func (p *loadPlayer) read() {
 	for {
 		_, data, err := p.ws.Read(context.Background())
 		if err != nil {
+			why := err.Error()
+			var ce websocket.CloseError
+			if errors.As(err, &ce) {
+				why = ce.Reason
+			}
+			closedBy.Store(why, true)
+			closes.Add(1)
 			close(p.closed)
 			return
 		}
@@ -242,6 +250,13 @@ func (p *loadPlayer) read() {
 		p.take(data)
 	}
 }
+
+// closes counts the load's connections that ended, and closedBy their
+// reasons, to tell of connections the server closed.
+var (
+	closes   atomic.Int64
+	closedBy sync.Map
+)
 
 var (
 	ackPrefix      = []byte(`{"type":"ack"`)
@@ -693,6 +708,11 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 		b.ReportMetric(float64(last.CPU-first.CPU)/float64(cnt)/1e3, "server-µs/cmd")
 	}
 	b.ReportMetric(float64(last.RSS>>20), "server-peak-MB")
+	if n := closes.Load(); n > 0 {
+		var why []string
+		closedBy.Range(func(k, _ any) bool { why = append(why, k.(string)); return len(why) < 5 })
+		b.Logf("%d connections ended (the load's own included): %q", n, why)
+	}
 }
 
 // BenchmarkServerMatchMemory creates matches that the server's bots play
