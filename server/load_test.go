@@ -59,6 +59,9 @@ func runLoadServer() {
 		st := readStats()
 		srv.mu.Lock()
 		st.Rooms = len(srv.rooms)
+		for _, r := range srv.rooms {
+			st.Online += int(r.online.Load())
+		}
 		srv.mu.Unlock()
 		json.NewEncoder(w).Encode(st)
 	})
@@ -85,6 +88,7 @@ type procStats struct {
 	RSSNow  uint64
 	Heap    uint64
 	Rooms   int
+	Online  int // connections to the matches in memory
 }
 
 func readStats() procStats {
@@ -256,6 +260,7 @@ func (p *loadPlayer) read() {
 var (
 	closes   atomic.Int64
 	closedBy sync.Map
+	replaced atomic.Int64
 )
 
 var (
@@ -418,7 +423,9 @@ func newLoadTable(tb testing.TB, base, board string, withBot bool, playerBases .
 			pb = playerBases[i]
 		}
 		url := strings.Replace(pb, "http", "ws", 1) + "/api/matches/" + m.ID + "/ws?token=" + j.Token
-		ws, _, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPClient: loadClient})
+		// Not through loadClient: a connection it keeps for requests must
+		// never be one that became a WebSocket.
+		ws, _, err := websocket.Dial(context.Background(), url, nil)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -656,12 +663,16 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 			for {
 				due = due.Add(time.Duration(r.ExpFloat64() / perMatch * float64(time.Second)))
 				if due.After(stop) || time.Now().After(stop) {
-					break // commands left waiting at the end are not played
+					// Commands left waiting at the end are not played;
+					// the match stays connected to the end.
+					time.Sleep(time.Until(stop))
+					break
 				}
 				time.Sleep(time.Until(due))
 				p, cmd, ok := lm.next()
 				if !ok {
 					lm.close()
+					replaced.Add(1)
 					lm = newLoadTable(b, ls.base, board, withBot)
 					// Making the new match is the load's own time, not a
 					// command's.
@@ -679,6 +690,7 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	tick := time.NewTicker(interval)
 	start := time.Now()
 	first := ls.stats(b)
+	defer func() { b.Logf("%d matches ended and were replaced", replaced.Load()) }()
 	prev := first
 	for t := range tick.C {
 		cnt, p50, p99, p999 := lat.take()
@@ -688,9 +700,9 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 			cpu = float64(s.CPU-prev.CPU) / float64(cnt) / 1e3
 		}
 		prev = s
-		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server %.0f µs CPU/cmd, RSS %d MB (peak %d), heap %d MB, %d matches in memory",
+		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server %.0f µs CPU/cmd, RSS %d MB (peak %d), heap %d MB, %d matches in memory, %d connections",
 			t.Sub(start).Seconds(), cnt, float64(cnt)/interval.Seconds(), p50.Round(10*time.Microsecond), p99.Round(10*time.Microsecond),
-			p999.Round(10*time.Microsecond), cpu, s.RSSNow>>20, s.RSS>>20, s.Heap>>20, s.Rooms)
+			p999.Round(10*time.Microsecond), cpu, s.RSSNow>>20, s.RSS>>20, s.Heap>>20, s.Rooms, s.Online)
 		if time.Now().After(stop) {
 			break
 		}
