@@ -360,9 +360,9 @@ func forEachElement(data []byte, f func([]byte)) {
 	}
 }
 
-// newLoadMatches creates n matches of the board with two people each,
-// connected and started.
-func newLoadMatches(tb testing.TB, base, board string, n int) []*loadMatch {
+// newLoadMatches creates n matches of the board with two people each (or
+// one person and the server's bot, if withBot), connected and started.
+func newLoadMatches(tb testing.TB, base, board string, n int, withBot bool) []*loadMatch {
 	tb.Helper()
 	out := make([]*loadMatch, n)
 	var wg sync.WaitGroup
@@ -373,7 +373,7 @@ func newLoadMatches(tb testing.TB, base, board string, n int) []*loadMatch {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i] = newLoadMatch(tb, base, board)
+			out[i] = newLoadTable(tb, base, board, withBot)
 		}()
 	}
 	wg.Wait()
@@ -390,19 +390,7 @@ var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64
 
 func loadPost(tb testing.TB, url string, body, out any) {
 	tb.Helper()
-	b, _ := json.Marshal(body)
-	res, err := loadClient.Post(url, "application/json", bytes.NewReader(b))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	if res.StatusCode >= 300 {
-		tb.Fatalf("POST %s: %d %s", url, res.StatusCode, data)
-	}
-	if out != nil {
-		json.Unmarshal(data, out)
-	}
+	postJSONWith(tb, loadClient, url, body, out)
 }
 
 // newLoadTable creates a match of the board with two seats, connected and
@@ -523,7 +511,7 @@ func benchCommands(b *testing.B, n int) {
 	// Enough matches for every command, made before the clock starts: a
 	// game of the board lasts at least 14 commands.
 	pool := make(chan *loadMatch, n+b.N/14+n)
-	for _, lm := range newLoadMatches(b, ls.base, board, cap(pool)) {
+	for _, lm := range newLoadMatches(b, ls.base, board, cap(pool), false) {
 		pool <- lm
 	}
 	var done atomic.Int64
@@ -635,19 +623,8 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	ls := startLoadServer(b)
 	board := loadBoard()
 	setup := time.Now()
-	matches := make([]*loadMatch, n)
+	matches := newLoadMatches(b, ls.base, board, n, withBot)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32)
-	for i := range matches {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			matches[i] = newLoadTable(b, ls.base, board, withBot)
-		}()
-	}
-	wg.Wait()
 	b.Logf("%d matches ready in %v", n, time.Since(setup).Round(time.Second))
 	lat := &latencies{}
 	var all latencies
