@@ -107,8 +107,15 @@ func startServer(t testing.TB, bin, db string, args ...string) *serverProcess {
 
 func postJSON(t testing.TB, url string, body, out any) {
 	t.Helper()
+	postJSONWith(t, http.DefaultClient, url, body, out)
+}
+
+// postJSONWith posts body as JSON with the client, fails on an error
+// status, and decodes the answer into out (if not nil).
+func postJSONWith(t testing.TB, client *http.Client, url string, body, out any) {
+	t.Helper()
 	b, _ := json.Marshal(body)
-	res, err := http.Post(url, "application/json", bytes.NewReader(b))
+	res, err := client.Post(url, "application/json", bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

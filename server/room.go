@@ -1,16 +1,19 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +54,12 @@ type room struct {
 	ackTo  *session
 	ackID  int
 	sumVer int // counts changes of the summary, so connections get it only when it changed
+	// sumEnc is the encoding of the summary of, the last one published
+	// that a connection was sent.
+	sumEnc struct {
+		of   *Summary
+		data []byte
+	}
 
 	// Read by others without waiting.
 	snap      atomic.Pointer[Summary]
@@ -896,100 +905,210 @@ type stateMsg struct {
 
 // broadcast sends every connection what changed. Connections that see the
 // same thing (the same seat, the same part of the log) share one
-// encoding: spectators, and a player's several tabs.
+// encoding: spectators, and a player's several tabs. Within one
+// broadcast the summary is encoded once, and log entries that several
+// viewers see alike (a public log) are encoded once for all of them.
 func (r *room) broadcast() {
 	if len(r.sessions) == 0 {
 		r.ackTo = nil
 		return
 	}
-	type key struct{ seat, from, sumVer int }
-	encoded := make(map[key][]byte, 4)
+	var bc broadcastCache
 	logLen := 0
 	if r.m != nil {
 		logLen = r.m.LogLen()
 	}
 	for s := range r.sessions {
-		k := key{s.seat, s.logSent, s.sumVer}
-		msg, ok := encoded[k]
-		if !ok {
-			msg = r.stateFor(s.seat, s.logSent, s.sumVer != r.sumVer)
-			encoded[k] = msg
+		k := stateKey{s.seat, s.logSent, s.sumVer}
+		msg := bc.message(k)
+		if msg == nil {
+			msg = r.stateFor(s.seat, s.logSent, s.sumVer != r.sumVer, &bc)
+			bc.msgs = append(bc.msgs, keyedMsg{k, msg})
 		}
 		if s == r.ackTo && !s.relayed() {
-			msg = withAck(msg, r.ackID)
+			s.sendAck(msg, r.ackID)
 			r.ackTo = nil
+		} else {
+			s.send(msg)
 		}
-		s.send(msg)
 		s.logSent = logLen
 		s.sumVer = r.sumVer
 	}
 }
 
-// withAck returns a state message and an acknowledgement as one frame.
-func withAck(state []byte, id int) []byte {
-	b := make([]byte, 0, len(state)+40)
-	b = append(b, '[')
-	b = append(b, state...)
-	b = append(b, `,{"type":"ack","id":`...)
-	b = strconv.AppendInt(b, int64(id), 10)
-	return append(b, "}]"...)
+// stateKey is what makes two connections' state messages alike: the seat,
+// the part of the log already sent, the summary already sent.
+type stateKey struct{ seat, from, sumVer int }
+
+type keyedMsg struct {
+	key stateKey
+	msg []byte
+}
+
+// broadcastCache holds what one broadcast encoded, to share it: the
+// messages by key (few: a room's connections see a handful of distinct
+// things) and the encoded log entries by their first record.
+type broadcastCache struct {
+	msgs    []keyedMsg
+	entries []encodedEntries
+}
+
+type encodedEntries struct {
+	from    int
+	entries []game.Entry
+	enc     []byte // a part of a message already made, never changed
+}
+
+func (c *broadcastCache) message(k stateKey) []byte {
+	for _, m := range c.msgs {
+		if m.key == k {
+			return m.msg
+		}
+	}
+	return nil
+}
+
+// encodedLog returns the encoding of entries if an earlier message of the
+// broadcast holds the same entries.
+func (c *broadcastCache) encodedLog(from int, entries []game.Entry) ([]byte, bool) {
+	for _, e := range c.entries {
+		if e.from == from && slices.EqualFunc(e.entries, entries, sameEntry) {
+			return e.enc, true
+		}
+	}
+	return nil, false
+}
+
+// sameEntry reports whether two log entries are the same, and so encode
+// the same.
+func sameEntry(a, b game.Entry) bool {
+	da, db := a.Data, b.Data
+	a.Data, b.Data = nil, nil
+	return a == b && (da == nil && db == nil || reflect.DeepEqual(da, db))
 }
 
 // stateFor encodes the state message of a viewer who has seen the log up
 // to from: written by hand around the pack's own encodings, so that
-// nothing is encoded twice.
-func (r *room) stateFor(seat, from int, withSummary bool) []byte {
-	b := make([]byte, 0, 2048)
-	b = append(b, `{"type":"state","you":`...)
-	b = strconv.AppendInt(b, int64(seat), 10)
+// nothing is encoded twice. The message is built in a pooled buffer and
+// copied out once, at its size: it is shared by connections and queued,
+// so it is never changed afterwards.
+func (r *room) stateFor(seat, from int, withSummary bool, bc *broadcastCache) []byte {
+	e := getEncoder()
+	defer putEncoder(e)
+	b := &e.buf
+	b.WriteString(`{"type":"state","you":`)
+	e.int(seat)
 	if withSummary {
-		b = append(b, `,"match":`...)
-		b = appendJSON(b, r.snap.Load())
+		b.WriteString(`,"match":`)
+		b.Write(r.summaryJSON())
 	}
 	if r.m == nil {
-		return append(b, `,"legal":[],"entries":[]}`...)
+		b.WriteString(`,"legal":[],"entries":[]}`)
+		return bytes.Clone(b.Bytes())
 	}
 	// The match's view, log and legal commands, unless showing them fails
 	// (a bug in a pack): then the match is broken and the message says so
 	// without them.
-	var part []byte
+	mark := b.Len()
 	ok := false
+	var entries []game.Entry
+	entStart, entEnd := -1, -1
 	r.protect(func() {
-		part = append(part, `,"view":`...)
-		part = appendJSON(part, r.m.View(seat))
-		part = append(part, `,"entries":`...)
-		part = appendJSON(part, r.m.Log(seat, from))
-		part = append(part, `,"log":`...)
-		part = strconv.AppendInt(part, int64(r.m.LogLen()), 10)
-		part = append(part, `,"hash":"`...)
-		part = append(part, r.m.Hash()...)
-		part = append(part, `","legal":`...)
+		b.WriteString(`,"view":`)
+		e.encode(r.m.View(seat))
+		b.WriteString(`,"entries":`)
+		entries = r.m.Log(seat, from)
+		if enc, ok := bc.encodedLog(from, entries); ok {
+			b.Write(enc)
+		} else {
+			entStart = b.Len()
+			e.encode(entries)
+			entEnd = b.Len()
+		}
+		b.WriteString(`,"log":`)
+		e.int(r.m.LogLen())
+		b.WriteString(`,"hash":"`)
+		b.WriteString(r.m.Hash())
+		b.WriteString(`","legal":`)
 		var legal []game.Command
 		if seat >= 0 && r.playing() && !r.rec.Seats[seat].Bot {
 			legal = r.m.Legal(seat)
 		}
 		if legal == nil {
-			part = append(part, "[]"...)
+			b.WriteString("[]")
 		} else {
-			part = appendJSON(part, legal)
+			e.encode(legal)
 		}
 		if d, ok := r.deadlines[seat]; ok && legal != nil {
-			part = append(part, `,"deadline":`...)
-			part = strconv.AppendInt(part, d.UnixMilli(), 10)
+			b.WriteString(`,"deadline":`)
+			e.int(int(d.UnixMilli()))
 		}
 		ok = true
 	})
 	if !ok {
 		// A broken match: the summary says why.
+		b.Truncate(mark)
 		if !withSummary {
-			b = append(b, `,"match":`...)
-			b = appendJSON(b, r.snap.Load())
+			b.WriteString(`,"match":`)
+			b.Write(r.summaryJSON())
 		}
-		return append(b, `,"legal":[],"entries":[]}`...)
+		b.WriteString(`,"legal":[],"entries":[]}`)
+		return bytes.Clone(b.Bytes())
 	}
-	b = append(b, part...)
-	return append(b, '}')
+	b.WriteByte('}')
+	msg := bytes.Clone(b.Bytes())
+	if entStart >= 0 {
+		bc.entries = append(bc.entries, encodedEntries{from, entries, msg[entStart:entEnd:entEnd]})
+	}
+	return msg
 }
+
+// summaryJSON is the encoding of the published summary, made once per
+// summary.
+func (r *room) summaryJSON() []byte {
+	sum := r.snap.Load()
+	if r.sumEnc.of != sum {
+		r.sumEnc.of, r.sumEnc.data = sum, appendJSON(nil, sum)
+	}
+	return r.sumEnc.data
+}
+
+// encoder is a JSON encoder writing to a buffer, kept in a pool: a state
+// message is built in one, then copied out at its size.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	num [20]byte
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	return e
+}}
+
+func getEncoder() *encoder { return encoders.Get().(*encoder) }
+
+func putEncoder(e *encoder) {
+	if e.buf.Cap() > 1<<20 {
+		return // do not keep a huge buffer
+	}
+	e.buf.Reset()
+	encoders.Put(e)
+}
+
+// encode appends v's JSON encoding, as json.Marshal writes it. What is
+// encoded is the server's own types or a pack's views, which always
+// encode; a view that does not is a bug in its pack, and panics, which
+// breaks the match.
+func (e *encoder) encode(v any) {
+	if err := e.enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("a message does not encode: %v", err))
+	}
+	e.buf.Truncate(e.buf.Len() - 1) // the newline Encode ends with
+}
+
+func (e *encoder) int(n int) { e.buf.Write(strconv.AppendInt(e.num[:0], int64(n), 10)) }
 
 // appendJSON appends v's JSON encoding to b. What the server sends is its
 // own types or a pack's views, which always encode; a view that does not

@@ -43,12 +43,15 @@ func (p wsPeer) closeNow() { p.ws.CloseNow() }
 type session struct {
 	peer    peer
 	seat    int
-	out     chan []byte
+	out     chan outMsg
 	logSent int // log records already sent (touched only by the room)
 	sumVer  int // the room's summary version last sent (room only)
 	once    sync.Once
 	done    chan struct{}
 	reason  string
+	// onClose, if set, runs once the session is closed: it ends the
+	// work of its connection.
+	onClose func()
 
 	// In a cluster: id names the session between nodes; moved tells a
 	// session of this node that its match's owner stopped; link is the
@@ -63,7 +66,7 @@ type session struct {
 }
 
 func newSession(p peer, seat int) *session {
-	return &session{peer: p, seat: seat, out: make(chan []byte, outSize), done: make(chan struct{}), sumVer: -1,
+	return &session{peer: p, seat: seat, out: make(chan outMsg, outSize), done: make(chan struct{}), sumVer: -1,
 		moved: make(chan struct{}, 1)}
 }
 
@@ -143,12 +146,27 @@ func (s *session) noteLog(frame []byte) {
 // missed.
 const outSize = 64
 
+// outMsg is a message queued for a connection, with the acknowledgement
+// that goes with it in one frame if acked: a command's state and its
+// acknowledgement arrive together.
+type outMsg struct {
+	data  []byte
+	ack   int
+	acked bool
+}
+
 // send queues a message without ever blocking the room: a client too slow
 // to take it is disconnected.
-func (s *session) send(msg []byte) {
+func (s *session) send(msg []byte) { s.queue(outMsg{data: msg}) }
+
+// sendAck queues a state message and the acknowledgement of the command
+// id, to go in one frame.
+func (s *session) sendAck(state []byte, id int) { s.queue(outMsg{data: state, ack: id, acked: true}) }
+
+func (s *session) queue(m outMsg) {
 	select {
 	case <-s.done:
-	case s.out <- msg:
+	case s.out <- m:
 	default:
 		s.closeWith("too slow: reconnect to get the current state")
 		// Its writer may be stuck writing to it: closing the connection
@@ -163,6 +181,9 @@ func (s *session) closeWith(reason string) {
 	s.once.Do(func() {
 		s.reason = reason
 		close(s.done)
+		if s.onClose != nil {
+			s.onClose()
+		}
 	})
 }
 
@@ -177,8 +198,7 @@ const maxBatch = 32
 func (s *session) writer(ctx context.Context, limits Limits) {
 	ping := time.NewTicker(limits.PingEvery)
 	defer ping.Stop()
-	var batch [][]byte
-	var frame []byte
+	var batch []outMsg
 	for {
 		select {
 		case msg := <-s.out:
@@ -192,15 +212,16 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 					break more
 				}
 			}
-			frame = joinMessages(frame[:0], batch)
-			if err := s.peer.write(frame); err != nil {
+			if err := s.write(batch); err != nil {
 				s.closeWith("")
 				s.peer.closeNow()
 				return
 			}
-			if cap(frame) > 1<<20 {
-				frame = nil // do not keep a huge buffer for a quiet connection
-			}
+			clear(batch) // the messages are not kept for a quiet connection
+			// A connection just written to needs no ping: with thousands
+			// of connections, pinging busy ones costs as much as a share
+			// of their commands.
+			ping.Reset(limits.PingEvery)
 		case <-ping.C:
 			pctx, cancel := context.WithTimeout(ctx, limits.PingTimeout)
 			err := s.peer.ping(pctx)
@@ -224,6 +245,24 @@ func (s *session) writer(ctx context.Context, limits Limits) {
 	}
 }
 
+// write sends a batch of messages as one frame: a lone message as it is,
+// others joined in a buffer borrowed for the write, so that a quiet
+// connection keeps none.
+func (s *session) write(batch []outMsg) error {
+	if len(batch) == 1 && !batch[0].acked {
+		return s.peer.write(batch[0].data)
+	}
+	buf := frames.Get().(*[]byte)
+	*buf = joinMessages((*buf)[:0], batch)
+	err := s.peer.write(*buf)
+	if cap(*buf) <= 1<<20 { // a huge one is left to the collector
+		frames.Put(buf)
+	}
+	return err
+}
+
+var frames = sync.Pool{New: func() any { return new([]byte) }}
+
 // The reasons a connection closes that a client reconnects after.
 const (
 	reasonRestart = "server restarting"
@@ -231,21 +270,27 @@ const (
 )
 
 // joinMessages appends to b the messages as one frame: the message itself
-// if there is one, else a JSON array of them (messages that are arrays
-// already are spliced in).
-func joinMessages(b []byte, msgs [][]byte) []byte {
-	if len(msgs) == 1 {
-		return append(b, msgs[0]...)
+// if there is one without an acknowledgement, else a JSON array of them
+// (messages that are arrays already are spliced in).
+func joinMessages(b []byte, msgs []outMsg) []byte {
+	if len(msgs) == 1 && !msgs[0].acked {
+		return append(b, msgs[0].data...)
 	}
 	b = append(b, '[')
 	for i, m := range msgs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if len(m) > 1 && m[0] == '[' {
-			m = m[1 : len(m)-1]
+		d := m.data
+		if len(d) > 1 && d[0] == '[' {
+			d = d[1 : len(d)-1]
 		}
-		b = append(b, m...)
+		b = append(b, d...)
+		if m.acked {
+			b = append(b, `,{"type":"ack","id":`...)
+			b = strconv.AppendInt(b, int64(m.ack), 10)
+			b = append(b, '}')
+		}
 	}
 	return append(b, ']')
 }
@@ -337,12 +382,9 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	ctx, cancel := context.WithCancel(srv.ctx)
 	defer cancel()
 	s := newSession(wsPeer{ws}, -1)
+	s.onClose = cancel
 	go s.writer(ctx, srv.limits)
 	defer s.closeWith("")
-	go func() {
-		<-s.done
-		cancel()
-	}()
 	l, err := srv.attach(ctx, id, wq, s)
 	if err != nil {
 		s.closeWith(closeReason(err))

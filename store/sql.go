@@ -459,18 +459,10 @@ func (s *db) insert(batch []writeReq) error {
 	if err != nil {
 		return err
 	}
-	// One query checks the fences of the batch's matches; appends of an
-	// owner fenced off (or of a match that is gone) fail alone, the
-	// others go in.
-	fences, err := s.fences(tx, batch)
-	if err != nil {
-		tx.Rollback()
-		return err
-	}
 	if s.insStmt == nil {
 		// Prepared once: compiling the statement for every batch costs
 		// more than the batch's inserts.
-		if s.insStmt, err = s.sql.Prepare(s.dialect.q(`INSERT INTO commands(match_id, seq, player, command, hash) VALUES(?,?,?,?,?)`)); err != nil {
+		if s.insStmt, err = s.sql.Prepare(s.dialect.q(insertCommand)); err != nil {
 			tx.Rollback()
 			return err
 		}
@@ -478,50 +470,25 @@ func (s *db) insert(batch []writeReq) error {
 	ins := tx.Stmt(s.insStmt)
 	defer ins.Close()
 	for _, r := range batch {
-		var refused error
-		switch fence, ok := fences[r.match]; {
-		case !ok:
-			refused = fmt.Errorf("match %s command %d: %w", r.match, r.cmd.Seq, ErrNotFound)
-		case fence != r.fence:
-			refused = fmt.Errorf("match %s command %d: %w", r.match, r.cmd.Seq, ErrFenced)
+		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.match, r.fence)
+		if err == nil {
+			if n, _ := res.RowsAffected(); n == 0 {
+				// An owner fenced off, or a match that is gone.
+				err = s.whyNot(tx, r.match)
+			}
 		}
-		if refused != nil {
+		if err != nil {
 			// commit retries the batch's appends one by one, so that
 			// each gets its own answer.
 			tx.Rollback()
-			return refused
-		}
-		if _, err := ins.Exec(r.match, r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("match %s command %d: %v", r.match, r.cmd.Seq, err)
+			return fmt.Errorf("match %s command %d: %w", r.match, r.cmd.Seq, err)
 		}
 	}
 	return tx.Commit()
 }
 
-// fences reads the fences of the matches of a batch of appends.
-func (s *db) fences(tx *sql.Tx, batch []writeReq) (map[string]int64, error) {
-	ids := make([]any, 0, len(batch))
-	seen := make(map[string]bool, len(batch))
-	for _, r := range batch {
-		if !seen[r.match] {
-			seen[r.match] = true
-			ids = append(ids, r.match)
-		}
-	}
-	rows, err := tx.Query(s.dialect.q(`SELECT id, fence FROM matches WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`), ids...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := make(map[string]int64, len(ids))
-	for rows.Next() {
-		var id string
-		var fence int64
-		if err := rows.Scan(&id, &fence); err != nil {
-			return nil, err
-		}
-		out[id] = fence
-	}
-	return out, rows.Err()
-}
+// insertCommand stores a command if its match's fence is the writer's:
+// the check and the insert in one statement, so that an append costs one
+// statement.
+const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash)
+	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`

@@ -37,7 +37,7 @@ func backends(t *testing.T, test func(t *testing.T, open func() store.Store)) {
 	})
 }
 
-func mustOpen(t *testing.T, dsn string) store.Store {
+func mustOpen(t testing.TB, dsn string) store.Store {
 	t.Helper()
 	s, err := store.Open(dsn)
 	if err != nil {

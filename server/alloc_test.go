@@ -1,0 +1,120 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"testing"
+
+	"github.com/coder/websocket"
+	"github.com/tabulagames/tabula/examples"
+	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/games/party"
+)
+
+// maxAllocsPerCommand bounds what one command of a party match costs the
+// server in allocations: playing it, storing it (the store's writer
+// included), and encoding every connection's state. It was about 178 when
+// set (about 75 of them the party pack's own view and log); the bound
+// leaves room for noise and small changes, and a change that encodes a
+// connection's state twice (about 260) goes over it.
+const maxAllocsPerCommand = 210
+
+// discardPeer is a connection that takes every frame and sends nothing:
+// what the room does for a connection, without the socket.
+type discardPeer struct{}
+
+func (discardPeer) write([]byte) error                 { return nil }
+func (discardPeer) ping(context.Context) error         { return nil }
+func (discardPeer) close(websocket.StatusCode, string) {}
+func (discardPeer) closeNow()                          {}
+
+// The allocations of a command stay within their bound, so that the
+// server's cost per command cannot grow unnoticed. Each match of the
+// party's default board has both its players connected; a command is
+// played as a client's would be (through its connection's link to the
+// room) and both connections are sent their state.
+func TestCommandAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays many commands")
+	}
+	ts := newTestServer(t, Options{Packs: game.Packs{party.NewPack()}, Bundled: BundledGames{FS: examples.Games, Default: "default"}})
+	ctx := context.Background()
+	type player struct {
+		s    *session
+		link *localLink
+	}
+	type match struct {
+		r       *room
+		players []player
+	}
+	var matches []*match
+	for range 12 {
+		tb := ts.newTable("default", 2, []string{"Ann", "Bob"}, false, true, map[string]any{"maxRounds": 10000})
+		r, err := ts.srv.room(ctx, tb.ID)
+		must(t, err)
+		m := &match{r: r}
+		for _, tok := range tb.tokens {
+			s := newSession(discardPeer{}, -1)
+			must(t, r.attachLocal(ctx, wsQuery{Token: tok}, s))
+			m.players = append(m.players, player{s, &localLink{r: r, s: s}})
+		}
+		matches = append(matches, m)
+	}
+	drain := func(m *match) {
+		for _, p := range m.players {
+			for len(p.s.out) > 0 {
+				<-p.s.out
+			}
+		}
+	}
+	id := 0
+	// play plays the next command of the first match not over; false if
+	// every match is over.
+	play := func() bool {
+		for _, m := range matches {
+			var seat int
+			var cmd json.RawMessage
+			must(t, m.r.do(ctx, func() {
+				seat = -1
+				if m.r.playing() && len(m.r.m.Waiting()) > 0 {
+					seat = m.r.m.Waiting()[0]
+					cmd = m.r.m.Legal(seat)[0].Data
+				}
+			}))
+			if seat < 0 {
+				continue
+			}
+			for _, p := range m.players {
+				if p.s.seat == seat {
+					id++
+					reply, _, err := p.link.command(ctx, clientMsg{Type: "command", ID: id, Data: cmd})
+					must(t, err)
+					if reply.Type != "ack" {
+						t.Fatalf("a legal command was refused: %s", reply.Reason)
+					}
+				}
+			}
+			drain(m)
+			return true
+		}
+		return false
+	}
+	for range 5 { // warm the pools and the prepared statements
+		play()
+	}
+	const n = 60
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range n {
+		if !play() {
+			t.Fatalf("every match ended after %d commands: make more", i)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	per := float64(after.Mallocs-before.Mallocs) / n
+	t.Logf("%.1f allocations per command", per)
+	if per > maxAllocsPerCommand {
+		t.Errorf("a command costs %.1f allocations, more than the %d allowed: see what was added with the load benchmark's profile (TABULA_LOAD_ALLOCS)", per, maxAllocsPerCommand)
+	}
+}
