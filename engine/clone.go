@@ -13,8 +13,10 @@ import (
 // game copies its state; the engine cannot). The copy and the match share
 // nothing that either changes, so each may play on, be cloned again or be
 // thrown away; they share the rules and the trigger definitions, which
-// nothing changes. o says what else to do. Clone must not be called from
-// inside an effect.
+// nothing changes. The copy keeps the match's choice of log (SetLog) and
+// its count of records forgotten, which the hash counts, but not its sink:
+// what a copy plays is no part of the match's record. o says what else to
+// do. Clone must not be called from inside an effect.
 func (m *Match) Clone(state any, o CloneOptions) *Match {
 	if m.running {
 		panic("engine: Clone called from inside an effect")
@@ -31,6 +33,8 @@ func (m *Match) Clone(state any, o CloneOptions) *Match {
 		RNG:          m.RNG.Clone(),
 		Events:       events,
 		records:      records,
+		noLog:        m.noLog,
+		forgotten:    m.forgotten,
 		budgetFrom:   budgetFrom,
 		chain:        m.chain,
 		actor:        m.actor,

@@ -141,6 +141,31 @@ func TestCloneWithoutLog(t *testing.T) {
 	}
 }
 
+// A match that forgets its log as it goes (ClearLog between chains, as
+// long simulations do) is copied with its count of what it forgot: the
+// copy has its hash and plays on to the same hashes.
+func TestCloneOfAMatchThatForgets(t *testing.T) {
+	m := busyLanes()
+	r := rng.New(9).Stream("moves")
+	for range 6 {
+		moveRandomly(t, m, r)
+		m.ClearLog()
+	}
+	c := m.Clone(cloneLanes(m.State.(*laneGame)), engine.CloneOptions{})
+	if c.Hash() != m.Hash() {
+		t.Fatalf("the copy's hash %s, the match's %s", c.Hash(), m.Hash())
+	}
+	for k := range 5 {
+		a, b := *r, *r
+		moveRandomly(t, m, &a)
+		moveRandomly(t, c, &b)
+		*r = a
+		if c.Hash() != m.Hash() {
+			t.Fatalf("%d moves on: the copy's hash %s, the match's %s", k+1, c.Hash(), m.Hash())
+		}
+	}
+}
+
 // A chain paused for decisions is copied with its agenda and its answers:
 // each copy resumes on its own answers.
 func TestCloneOfAPausedChain(t *testing.T) {
@@ -268,7 +293,7 @@ func TestRedrawSealed(t *testing.T) {
 // Clone copies every field of a match: one added to Match must be added
 // to Clone (and here).
 func TestCloneKnowsEveryField(t *testing.T) {
-	known := []string{"Rules", "State", "Players", "Index", "RNG", "Events", "records", "chain", "actor", "round", "steps",
+	known := []string{"Rules", "State", "Players", "Index", "RNG", "Events", "records", "noLog", "sink", "sunk", "forgotten", "chain", "actor", "round", "steps",
 		"err", "budgetFrom", "stack", "heap", "reactions", "seq", "guard", "emitted", "then", "suspended", "hasSuspended",
 		"asked", "answers", "answered", "hash", "hashed", "hashGen", "rollback", "cur", "running", "ctx", "scratch", "lastAsk"}
 	var fields []string

@@ -27,10 +27,7 @@ type Match struct {
 	log journal
 	// tally counts what each seat and each space did (see Tally).
 	tally []int
-	// runs counts the chains run, which the engine's hash counts too: a
-	// clone runs as many.
-	runs int
-	wait [1]int
+	wait  [1]int
 
 	// Scratch of the search for legal moves.
 	moves []move
@@ -93,9 +90,6 @@ func (m *Match) run(call engine.EffectCall) error {
 	err := m.e.Run(engine.PlayerID(m.s.Turn), call)
 	m.e.ClearLog()
 	m.movesKey = -1
-	if err == nil || !engine.IsRejected(err) {
-		m.runs++
-	}
 	return err
 }
 
@@ -287,35 +281,31 @@ func (m *Match) Outcome() game.Outcome {
 }
 
 // Clone returns an exact copy of the match: the same state, dice stream,
-// log and tallies, and engine counters run up to the same values, so that
-// it plays on to the same hashes.
-func (m *Match) Clone() game.Match {
-	c := m.def.newMatch(m.s.clone(), m.e.RNG.Seed())
-	*c.dice = *m.dice
-	m.copyTo(c)
+// log and tallies, and the engine's own copy of its triggers and counters,
+// so that it plays on to the same hashes.
+func (m *Match) Clone() game.Match { return m.copyWith(m.s.clone(), engine.CloneOptions{}) }
+
+// copyWith copies the match onto a copy of its state: the engine through
+// its own Clone (its counters are the match's, whatever the triggers did),
+// the records and the tallies; it costs the same at any point of a game.
+func (m *Match) copyWith(st *State, o engine.CloneOptions) *Match {
+	c := &Match{def: m.def, s: st, seats: m.seats, log: m.log.copy(), tally: slices.Clone(m.tally), movesKey: -1}
+	c.e = m.e.Clone(c, o)
+	c.dice = c.e.RNG.Stream("dice")
+	c.recount()
 	return c
 }
 
-// copyTo gives a new match the records of m and runs its engine up to
-// m's chains.
-func (m *Match) copyTo(c *Match) {
-	c.log = m.log.copy()
-	copy(c.tally, m.tally)
-	sync := m.def.pack.fx.sync.Call(struct{}{})
-	for range m.runs {
-		c.e.Run(engine.NoPlayer, sync)
-	}
-	c.e.ClearLog()
-	c.runs = m.runs
-}
-
 // Determinize returns a copy in which the dice to come are drawn again
-// from r: the only thing a seat cannot know in a game of pieces.
+// from r: the only thing a seat cannot know in a game of pieces. The copy
+// is for playing on: it leaves the engine's log behind.
 func (m *Match) Determinize(_ int, r *rng.Stream) game.Match {
 	st := m.s.clone()
 	st.Script = nil
-	c := m.def.newMatch(st, r.Uint64())
-	m.copyTo(c)
+	c := m.copyWith(st, engine.CloneOptions{WithoutLog: true})
+	c.e.RNG = rng.New(r.Uint64())
+	c.dice = c.e.RNG.Stream("dice")
+	c.e.Touch()
 	return c
 }
 
