@@ -21,9 +21,14 @@ func (m *Match) Clone(state any, o CloneOptions) *Match {
 	if m.running {
 		panic("engine: Clone called from inside an effect")
 	}
-	events, records, budgetFrom, hashed := slices.Clone(m.Events), slices.Clone(m.records), m.budgetFrom, m.hashed
+	var events []Event
+	var records []Record
+	budgetFrom, hashed := m.budgetFrom, m.hashed
 	if o.WithoutLog && !m.inChain() {
 		events, records, budgetFrom, hashed = make([]Event, 0, 32), make([]Record, 0, 64), 0, false
+	} else {
+		// Only a copy that keeps the log pays for it.
+		events, records = slices.Clone(m.Events), slices.Clone(m.records)
 	}
 	c := &Match{
 		Rules:        m.Rules,
