@@ -12,6 +12,7 @@ import (
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
 	"github.com/tabulagames/tabula/games/lanes"
+	"github.com/tabulagames/tabula/games/pieces"
 	"github.com/tabulagames/tabula/games/skirmish"
 )
 
@@ -21,6 +22,7 @@ import (
 var (
 	lanesMCTS    = bot.Options{Playouts: 100, Depth: 2, Exploration: 0.2}
 	skirmishMCTS = bot.Options{Playouts: 100, Depth: 4, Exploration: 0.2}
+	piecesMCTS   = bot.Options{Playouts: 100, Depth: 4, Exploration: 0.2}
 )
 
 // packDuel is a duel on one of the packs' bundled games.
@@ -42,6 +44,8 @@ var packDuels = []packDuel{
 	{"skirmish ambush: mcts against greedy", skirmish.NewPack(), "skirmish/ambush.encounter.json", skirmishMCTS, "greedy", 0},
 	{"skirmish archery: mcts against random", skirmish.NewPack(), "skirmish/archery.encounter.json", skirmishMCTS, "random", 0.5},
 	{"skirmish archery: mcts against greedy", skirmish.NewPack(), "skirmish/archery.encounter.json", skirmishMCTS, "greedy", 0},
+	{"trouble: mcts against random", pieces.NewPack(), "pieces/trouble.json", piecesMCTS, "random", 0},
+	{"trouble: mcts against greedy", pieces.NewPack(), "pieces/trouble.json", piecesMCTS, "greedy", 0},
 }
 
 // MCTS beats random and greedy bots on the packs' own games: the drone
