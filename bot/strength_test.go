@@ -20,7 +20,7 @@ import (
 // scored by each pack's Evaluator, so that a duel of a thousand games
 // takes minutes, not hours (docs/bots.md).
 var (
-	lanesMCTS    = bot.Options{Playouts: 100, Depth: 2, Exploration: 0.2}
+	lanesMCTS    = bot.Options{Playouts: 100, Leaves: true, Exploration: 0.2}
 	skirmishMCTS = bot.Options{Playouts: 100, Depth: 4, Exploration: 0.2}
 	piecesMCTS   = bot.Options{Playouts: 100, Depth: 4, Exploration: 0.2}
 )
