@@ -67,6 +67,14 @@ type Options struct {
 	// position with the match's game.Evaluator (0: playouts go to the end
 	// of the match; ignored without an Evaluator).
 	Depth int
+	// Leaves makes MCTS score each node it adds at once with the match's
+	// game.Evaluator, without a playout (Depth is then ignored; without an
+	// Evaluator, playouts are played as usual). The tree alone then looks
+	// ahead, every step of it chosen: in games whose random commands say
+	// little (a random pass, a random target), a few hundred such
+	// iterations weigh the others' answers better than as many noisy
+	// playouts.
+	Leaves bool
 	// Greedy is the share, from 0 to 1, of MCTS playout commands chosen by
 	// one step of lookahead (as the greedy level does) rather than at
 	// random: stronger playouts, each far slower (default 0). Such a step

@@ -174,8 +174,9 @@ func TestNoCopyWithoutHistory(t *testing.T) {
 }
 
 // The bots that look ahead take a win in one, and MCTS finds Nim's
-// winning move (leave a multiple of four) from piles up to 13; a Depth is
-// ignored without an Evaluator to score the playouts it cuts short.
+// winning move (leave a multiple of four) from piles up to 13; a Depth,
+// or Leaves, is ignored without an Evaluator to score the playouts it cuts
+// short.
 func TestFindsTheWinningMove(t *testing.T) {
 	def := nimGame(t, twentyOne)
 	tests := []struct {
@@ -191,6 +192,7 @@ func TestFindsTheWinningMove(t *testing.T) {
 		{"mcts", bot.Options{}, 10, `{"take":2}`},
 		{"mcts", bot.Options{}, 13, `{"take":1}`},
 		{"mcts", bot.Options{Depth: 1}, 10, `{"take":2}`},
+		{"mcts", bot.Options{Leaves: true}, 10, `{"take":2}`},
 		{"mcts", bot.Options{Greedy: 0.5, Playouts: 300}, 11, `{"take":3}`},
 	}
 	for _, tt := range tests {
@@ -204,6 +206,21 @@ func TestFindsTheWinningMove(t *testing.T) {
 			if got := choose(t, newBot(t, tt.level, tt.o), m, seat, seed); got != tt.want {
 				t.Errorf("%s %+v with %d left (seed %d): %s, want %s", tt.level, tt.o, tt.left, seed, got, tt.want)
 			}
+		}
+	}
+}
+
+// With Leaves, MCTS scores each node it adds with the match's Evaluator,
+// without a playout: in the card game, whose Evaluator knows that leaving
+// the pile a multiple of five wins, a few iterations find the card that
+// does, where as many random playouts to the end do not tell the cards
+// apart.
+func TestLeavesAreScoredByTheEvaluator(t *testing.T) {
+	c := newCards(game.Setup{Players: []string{"Ann", "Bob"}})
+	c.pile, c.hands, c.deck = 29, [][]int{{1, 2, 4}, {1, 3, 3}}, []int{1, 1, 2, 2, 3, 4, 4}
+	for seed := range uint64(5) {
+		if got := choose(t, newBot(t, "mcts", bot.Options{Playouts: 9, Leaves: true}), c, 0, seed); got != `{"play":4}` {
+			t.Errorf("seed %d: %s, want {\"play\":4}, which leaves 25", seed, got)
 		}
 	}
 }

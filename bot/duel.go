@@ -33,7 +33,8 @@ type DuelResult struct {
 	Failed int   `json:"failed"`
 	Err    error `json:"-"`
 	// Interrupted is set when ctx ended the duel before every game was
-	// played.
+	// played: the games counted are those before the first not finished,
+	// the same as a duel of that many games would count.
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
@@ -111,12 +112,15 @@ func Duel(ctx context.Context, def game.Definition, a, b Bot, games int, seed ui
 	}
 	close(next)
 	wg.Wait()
-	// Results are added up in game order, whatever the order they ended in.
+	// Results are added up in game order, whatever the order they ended in;
+	// an interrupted duel counts the games before the first it did not
+	// finish, so that its result is that of a duel of that many games.
 	for _, g := range results {
-		switch {
-		case !g.played:
+		if !g.played {
 			res.Interrupted = true
-			continue
+			break
+		}
+		switch {
 		case g.err != nil:
 			res.Failed++
 			if res.Err == nil {

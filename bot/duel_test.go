@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tabulagames/tabula/bot"
@@ -107,5 +108,39 @@ func TestDuelCountsFailures(t *testing.T) {
 	cancel()
 	if d := bot.Duel(ctx, def, illegalBot{}, illegalBot{}, 4, 1, true); !d.Interrupted || d.Games+d.Failed != 0 {
 		t.Errorf("cancelled: %v", d)
+	}
+}
+
+// cancelAfter plays as its bot does and cancels the duel at its n-th
+// decision.
+type cancelAfter struct {
+	bot.Bot
+	n      atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Choose(ctx context.Context, m game.Match, seat int, r *rng.Stream) (json.RawMessage, error) {
+	if c.n.Add(-1) == 0 {
+		c.cancel()
+	}
+	return c.Bot.Choose(ctx, m, seat, r)
+}
+
+// A duel interrupted part way counts the games before the first it did
+// not finish: its result is that of a duel of that many games.
+func TestInterruptedDuelCountsTheGamesBefore(t *testing.T) {
+	def := nimGame(t, twentyOne)
+	random := newBot(t, "random", bot.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &cancelAfter{Bot: random, cancel: cancel}
+	a.n.Store(40)
+	d := bot.Duel(ctx, def, a, random, 50, 1, true)
+	if !d.Interrupted || d.Games == 0 || d.Games >= 50 {
+		t.Fatalf("interrupted after 40 decisions: %v", d)
+	}
+	want := bot.Duel(context.Background(), def, random, random, d.Games, 1, true)
+	want.Interrupted = true
+	if d.String() != want.String() {
+		t.Errorf("interrupted: %v\nthe same number of games: %v", d, want)
 	}
 }

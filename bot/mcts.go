@@ -169,12 +169,17 @@ func (s *search) iterate() error {
 }
 
 // playout plays on from a new node to the end of the match, or to the
-// options' Depth when the match has an Evaluator to score it, or to
-// MaxPlayout commands.
+// options' Depth when the match has an Evaluator to score it (not at all
+// with Leaves), or to MaxPlayout commands.
 func (s *search) playout(m game.Match) error {
 	depth := s.o.MaxPlayout
-	if _, ok := unwrap(m).(game.Evaluator); ok && s.o.Depth > 0 {
-		depth = min(depth, s.o.Depth)
+	if _, ok := unwrap(m).(game.Evaluator); ok {
+		switch {
+		case s.o.Leaves:
+			return nil
+		case s.o.Depth > 0:
+			depth = min(depth, s.o.Depth)
+		}
 	}
 	for step := 0; step < depth && !m.Outcome().Over; step++ {
 		mover := waiting(m)

@@ -13,22 +13,22 @@ import (
 // game copies its state; the engine cannot). The copy and the match share
 // nothing that either changes, so each may play on, be cloned again or be
 // thrown away; they share the rules and the trigger definitions, which
-// nothing changes. o says what else to do. Clone must not be called from
-// inside an effect. The copy keeps its log as the match does, but gives
-// records to no sink: the match's sink counts the match's own records.
+// nothing changes. The copy keeps the match's choice of log (SetLog) and
+// its count of records forgotten, which the hash counts, but not its sink:
+// what a copy plays is no part of the match's record. o says what else to
+// do. Clone must not be called from inside an effect.
 func (m *Match) Clone(state any, o CloneOptions) *Match {
 	if m.running {
 		panic("engine: Clone called from inside an effect")
 	}
-	events, records, budgetFrom := slices.Clone(m.Events), slices.Clone(m.records), m.budgetFrom
-	noLog, forgot := m.noLog, m.forgotten
+	var events []Event
+	var records []Record
+	budgetFrom, hashed := m.budgetFrom, m.hashed
 	if o.WithoutLog && !m.inChain() {
-		// The copy forgets the log as ClearLog does, and keeps none from
-		// then on: its hash, which counts what was forgotten, stays the
-		// match's.
-		events, records, budgetFrom, noLog = make([]Event, 0, 32), make([]Record, 0, 64), 0, true
-		forgot.records += len(m.records)
-		forgot.events += len(m.Events)
+		events, records, budgetFrom, hashed = make([]Event, 0, 32), make([]Record, 0, 64), 0, false
+	} else {
+		// Only a copy that keeps the log pays for it.
+		events, records = slices.Clone(m.Events), slices.Clone(m.records)
 	}
 	c := &Match{
 		Rules:        m.Rules,
@@ -38,10 +38,9 @@ func (m *Match) Clone(state any, o CloneOptions) *Match {
 		RNG:          m.RNG.Clone(),
 		Events:       events,
 		records:      records,
+		noLog:        m.noLog,
+		forgotten:    m.forgotten,
 		budgetFrom:   budgetFrom,
-		noLog:        noLog,
-		sunk:         m.sunk,
-		forgotten:    forgot,
 		chain:        m.chain,
 		actor:        m.actor,
 		round:        m.round,
@@ -60,7 +59,7 @@ func (m *Match) Clone(state any, o CloneOptions) *Match {
 		answers:      slices.Clone(m.answers),
 		answered:     slices.Clone(m.answered),
 		hash:         m.hash,
-		hashed:       m.hashed,
+		hashed:       hashed,
 		hashGen:      m.hashGen,
 		rollback:     m.rollback,
 		cur:          m.cur,
@@ -106,8 +105,8 @@ type CloneOptions struct {
 	// WithoutLog starts the copy with an empty log and no events, when no
 	// chain is in progress (one that is keeps everything): a copy that
 	// only plays on, such as a bot's, then costs what the game state
-	// costs rather than the whole history of the match. It keeps no log
-	// from then on (SetLog(false, nil)); its state hash is the match's.
+	// costs rather than the whole history of the match. Its state hash,
+	// which counts the records and the events, differs from the match's.
 	WithoutLog bool
 }
 

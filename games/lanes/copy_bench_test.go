@@ -16,6 +16,6 @@ func BenchmarkBots(b *testing.B) {
 	b.Run("copy", func(b *testing.B) { bottest.BenchCopy(b, m) })
 	b.Run("playout", func(b *testing.B) { bottest.BenchPlayout(b, m) })
 	b.Run("decision", func(b *testing.B) {
-		bottest.BenchDecision(b, m, bot.Options{Playouts: 100, Depth: 2, Exploration: 0.2})
+		bottest.BenchDecision(b, m, bot.Options{Playouts: 100, Leaves: true, Exploration: 0.2})
 	})
 }

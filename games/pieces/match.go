@@ -281,31 +281,32 @@ func (m *Match) Outcome() game.Outcome {
 }
 
 // Clone returns an exact copy of the match: the same state, dice stream,
-// log, tallies and engine (engine.Match.Clone), so that it plays on to the
-// same hashes.
-func (m *Match) Clone() game.Match { return m.copyWith(m.s.clone(), nil) }
+// log and tallies, and the engine's own copy of its triggers and counters,
+// so that it plays on to the same hashes.
+func (m *Match) Clone() game.Match { return m.copyWith(m.s.clone(), engine.CloneOptions{}) }
 
-// copyWith copies the match onto st; with dice, the copy rolls from that
-// stream rather than on from the match's.
-func (m *Match) copyWith(st *State, dice *rng.Stream) *Match {
-	c := &Match{def: m.def, s: st, seats: m.seats, movesKey: -1}
-	c.e = m.e.Clone(c, engine.CloneOptions{})
+// copyWith copies the match onto a copy of its state: the engine through
+// its own Clone (its counters are the match's, whatever the triggers did),
+// the records and the tallies; it costs the same at any point of a game.
+func (m *Match) copyWith(st *State, o engine.CloneOptions) *Match {
+	c := &Match{def: m.def, s: st, seats: m.seats, log: m.log.copy(), tally: slices.Clone(m.tally), movesKey: -1}
+	c.e = m.e.Clone(c, o)
 	c.dice = c.e.RNG.Stream("dice")
-	if dice != nil {
-		*c.dice = *dice
-	}
-	c.log = m.log.copy()
-	c.tally = slices.Clone(m.tally)
 	c.recount()
 	return c
 }
 
 // Determinize returns a copy in which the dice to come are drawn again
-// from r: the only thing a seat cannot know in a game of pieces.
+// from r: the only thing a seat cannot know in a game of pieces. The copy
+// is for playing on: it leaves the engine's log behind.
 func (m *Match) Determinize(_ int, r *rng.Stream) game.Match {
 	st := m.s.clone()
 	st.Script = nil
-	return m.copyWith(st, rng.New(r.Uint64()).Stream("dice"))
+	c := m.copyWith(st, engine.CloneOptions{WithoutLog: true})
+	c.e.RNG = rng.New(r.Uint64())
+	c.dice = c.e.RNG.Stream("dice")
+	c.e.Touch()
+	return c
 }
 
 // Evaluate scores the position for a seat, from -1 to 1: how much further
