@@ -38,6 +38,9 @@ func TestLobby(t *testing.T) {
 	if packs != "party:4 rulebook:3 lanes:2 skirmish:7 pieces:2" {
 		t.Errorf("the games by pack: %s", packs)
 	}
+	if got := b.eval(me, `document.querySelector('#games .pack[data-pack="pieces"] h3')?.textContent || ""`); got != "Games of pieces" {
+		t.Errorf("the games of pieces are headed %q", got)
+	}
 	def := b.eval(me, `document.querySelector('#games .game[data-id="default"]').innerText`)
 	for _, want := range []string{"Tabula Party", "2–8 players", "11 spaces", "The default board"} {
 		if !strings.Contains(def, want) {

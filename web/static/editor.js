@@ -5,7 +5,7 @@
 // Every change is validated by the server and each problem is shown next
 // to the field (or line) it concerns. Save to a file or to the library,
 // and start a match of the game in one click.
-import { h, api, saveSecrets, saveGameSecret } from "./util.js";
+import { h, api, saveSecrets, saveGameSecret, packs } from "./util.js";
 import { BoardView } from "./board.js";
 import { TileBoardView } from "./tiles.js";
 import { placeDiagnostics } from "./forms.js";
@@ -111,10 +111,10 @@ class Editor {
   }
 
   fillOpenList() {
-    const names = { rulebook: "Rule books", party: "Party boards", lanes: "Drone lanes", skirmish: "Skirmishes" };
-    const packs = [...new Set([...Object.keys(names), ...this.boards.map((b) => b.game)])];
+    const names = Object.fromEntries(packs.map(([id, name]) => [id, name]));
+    const order = [...new Set([...packs.map(([id]) => id), ...this.boards.map((b) => b.game)])];
     this.openSel.replaceChildren(h("option", { value: "" }, "— a game from the library —"),
-      ...packs.map((p) => [p, this.boards.filter((b) => b.game === p)]).filter(([, list]) => list.length).map(([p, list]) =>
+      ...order.map((p) => [p, this.boards.filter((b) => b.game === p)]).filter(([, list]) => list.length).map(([p, list]) =>
         h("optgroup", { label: names[p] || p }, list.map((b) => h("option", { value: b.id }, `${b.name}${b.source === "saved" ? " (saved)" : ""}`)))));
   }
 

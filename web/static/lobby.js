@@ -2,19 +2,8 @@
 // folder, saved by players), a form to start a match, the matches this
 // browser plays or created ("My matches"), the public matches (open ones
 // first), and uploading a game.
-import { h, api, saveSecrets, secrets, secretQuery, heldMatches, forgetMatch, gameSecrets, saveGameSecret, ago, plural } from "./util.js";
+import { h, api, saveSecrets, secrets, secretQuery, heldMatches, forgetMatch, gameSecrets, saveGameSecret, ago, plural, packs } from "./util.js";
 
-// Packs in the order the lobby shows them, with their names for people.
-const packs = [
-  ["party", "Party boards", "Race round a board of spaces whose events make things happen."],
-  ["rulebook", "Rule books", "Board games written as “when X happens, if Y, then Z” rules."],
-  ["lanes", "Drone lanes", "A two-player card game of drones fighting in three lanes."],
-  ["skirmish", "Skirmishes", "Turn-based fights of d20 creatures on a grid."],
-];
-
-export function packName(p) {
-  return packs.find(([id]) => id === p)?.[1] || p;
-}
 
 const statusWords = { lobby: "open", playing: "being played", finished: "finished", abandoned: "abandoned", broken: "broken" };
 

@@ -198,3 +198,13 @@ export function showDice(controls, values, rolling) {
   d.replaceChildren(...values.map((n) => h("span", { class: "die" + (rolling ? " rolling" : "") }, diceFace(n))));
   d.title = `rolled ${values.reduce((a, b) => a + b, 0)}`;
 }
+
+// Packs in the order the lobby and the editor show them, with their names
+// for people and a line about each.
+export const packs = [
+  ["party", "Party boards", "Race round a board of spaces whose events make things happen."],
+  ["rulebook", "Rule books", "Board games written as “when X happens, if Y, then Z” rules."],
+  ["lanes", "Drone lanes", "A two-player card game of drones fighting in three lanes."],
+  ["skirmish", "Skirmishes", "Turn-based fights of d20 creatures on a grid."],
+  ["pieces", "Games of pieces", "Race your pieces round the board and home: Trouble, and boards where each player moves several pieces."],
+];
