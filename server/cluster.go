@@ -295,6 +295,9 @@ func (srv *Server) answerConnect(data []byte) ([]byte, error) {
 	switch {
 	case errors.As(err, &re):
 		a.Status, a.Error = re.status, re.msg
+	case errors.Is(err, errClosing):
+		// The asking node waits for the match's next owner.
+		a.Status, a.Error = http.StatusServiceUnavailable, err.Error()
 	case err != nil:
 		return nil, err
 	}
@@ -321,6 +324,10 @@ func (srv *Server) attachRemote(ctx context.Context, owner, id string, q wsQuery
 	}
 	if err != nil {
 		srv.dropRelay(lid)
+		var re *errRefused
+		if errors.As(err, &re) && re.status == http.StatusServiceUnavailable {
+			err = fmt.Errorf("%w: %v", errOwnerGone, err) // it is shutting down
+		}
 		if errors.Is(err, errOwnerGone) {
 			// Wait for the lease to expire: the match comes here, or to
 			// the node that takes it.
@@ -526,6 +533,9 @@ func (srv *Server) answerAttach(data []byte) ([]byte, error) {
 	switch {
 	case errors.As(err, &re):
 		a.Status, a.Error = re.status, re.msg
+	case errors.Is(err, errClosing):
+		// The asking node waits for the match's next owner.
+		a.Status, a.Error = http.StatusServiceUnavailable, err.Error()
 	case err != nil:
 		return nil, err
 	default:

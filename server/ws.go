@@ -399,7 +399,13 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		// when the session or the server ends) ends them.
 		data, err := readMessage(ws, &buf)
 		if err != nil {
-			srv.log.Debug("a client's connection ended", "match", id, "err", err, "reason", s.reason)
+			reason := ""
+			select {
+			case <-s.done: // closeWith set the reason before closing done
+				reason = s.reason
+			default:
+			}
+			srv.log.Debug("a client's connection ended", "match", id, "err", err, "reason", reason)
 			var ce websocket.CloseError
 			if !errors.As(err, &ce) && ctx.Err() == nil {
 				s.closeWith(closeReason(err))
