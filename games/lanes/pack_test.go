@@ -221,7 +221,7 @@ func TestJSONCommandsRoundTrip(t *testing.T) {
 	}
 }
 
-// The commands of the brief's examples read as they say.
+// Commands that name drones, cards and lanes in the players' words read as they say.
 func TestCommandsByName(t *testing.T) {
 	run := startMid(t, midGame(t))
 	m := run.m
