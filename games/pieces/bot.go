@@ -3,7 +3,9 @@ package pieces
 import (
 	"encoding/json"
 
+	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
+	"github.com/tabulagames/tabula/game"
 )
 
 // BotCommand is the pack's quick bot: it rolls, and of several moves it
@@ -103,4 +105,75 @@ func (m *Match) danger(seat, to int) bool {
 		}
 	}
 	return false
+}
+
+// StartFast begins a match for a simulation (sim.Fast): the same match
+// Start begins, whose bot plays without writing its commands as JSON.
+func (d *Definition) StartFast(s game.Setup) (game.Match, error) { return d.NewMatch(s) }
+
+// AppendWaiting appends the seats Waiting returns to dst (sim.FastMatch).
+func (m *Match) AppendWaiting(dst []int) []int {
+	if m.s.Over() {
+		return dst
+	}
+	return append(dst, m.s.Turn)
+}
+
+// PlayBot plays for the seat what BotCommand would return, as Apply would
+// play it, without the JSON between them (sim.FastMatch).
+func (m *Match) PlayBot(seat int, _ *rng.Stream) (bool, error) {
+	s := m.s
+	if s.Over() || seat != s.Turn {
+		return false, nil
+	}
+	if s.Phase == PhaseRoll {
+		return true, m.play(seat, true, 0, -1, "")
+	}
+	moves := m.legalMoves(seat, s.Roll)
+	best := moves[m.bestMove(seat, moves)]
+	// Apply plays the first move of that piece to that space.
+	for i, mv := range moves {
+		if mv.piece == best.piece && mv.to == best.to {
+			return true, m.run(m.def.pack.fx.move.Call(i))
+		}
+	}
+	return true, nil // not reached: best is among the moves
+}
+
+// Restart starts the match over as StartFast would (sim.FastMatch),
+// keeping its memory when the number of players is the same and no dice
+// are scripted: the engine's match is reset rather than built again.
+func (m *Match) Restart(s game.Setup) error {
+	d := m.def
+	if len(s.Players) != m.seats || len(s.Dice) > 0 || d.Info().CheckPlayers(len(s.Players)) != nil {
+		n, err := d.NewMatch(s)
+		if err != nil {
+			return err
+		}
+		*m = *n
+		m.e.State = m // the engine's state is the match, which n was
+		return nil
+	}
+	if err := engine.CheckPlayers(s.Players); err != nil {
+		return err
+	}
+	st := m.s
+	*st = State{Players: s.Players, Pieces: st.Pieces, Moving: -1, Roller: -1, MaxRounds: s.MaxRounds, Round: 1}
+	if st.MaxRounds == 0 {
+		st.MaxRounds = DefaultMaxRounds
+	}
+	for seat := range s.Players {
+		copy(st.Pieces[seat*d.Pieces:], d.geo[seat].Start)
+	}
+	m.e.Reset(m, s.Seed)
+	m.e.Players = s.Players
+	for _, t := range d.triggers {
+		m.e.Index.Add(t.def, engine.System, engine.NoPlayer, engine.LocationID(t.space), int64(t.space))
+	}
+	m.dice = m.e.RNG.Stream("dice")
+	m.log = journal{}
+	clear(m.tally)
+	m.movesKey = -1
+	m.recount()
+	return m.run(d.pack.fx.start.Call(struct{}{}))
 }
