@@ -289,19 +289,28 @@ func (srv *Server) answerConnect(data []byte) ([]byte, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, err
 	}
-	err := srv.mayConnect(srv.ctx, m.Match, m.Query)
 	var a connectAnswer
+	if err := refuse(&a, srv.mayConnect(srv.ctx, m.Match, m.Query)); err != nil {
+		return nil, err
+	}
+	return json.Marshal(a)
+}
+
+// refuse writes into a the refusal err is: one to pass on to the asking
+// node's client, or this node shutting down, after which the asking node
+// waits for the match's next owner. It returns err when err is neither (a
+// failure the request itself reports), and nil otherwise.
+func refuse(a *connectAnswer, err error) error {
 	var re *errRefused
 	switch {
 	case errors.As(err, &re):
 		a.Status, a.Error = re.status, re.msg
 	case errors.Is(err, errClosing):
-		// The asking node waits for the match's next owner.
 		a.Status, a.Error = http.StatusServiceUnavailable, err.Error()
-	case err != nil:
-		return nil, err
+	default:
+		return err
 	}
-	return json.Marshal(a)
+	return nil
 }
 
 // attachRemote puts a session of this node into a match another node
@@ -529,23 +538,18 @@ func (srv *Server) answerAttach(data []byte) ([]byte, error) {
 	if err == nil {
 		err = r.attachLocal(srv.ctx, m.Query, s)
 	}
-	var re *errRefused
-	switch {
-	case errors.As(err, &re):
-		a.Status, a.Error = re.status, re.msg
-	case errors.Is(err, errClosing):
-		// The asking node waits for the match's next owner.
-		a.Status, a.Error = http.StatusServiceUnavailable, err.Error()
-	case err != nil:
-		return nil, err
-	default:
-		a.Seat = s.seat
-		srv.remoteMu.Lock()
-		srv.remotes[s.id] = s
-		srv.remoteMu.Unlock()
-		s.relink(&localLink{r: r, s: s})
-		go s.writer(srv.ctx, srv.limits)
+	if err != nil {
+		if err := refuse(&a, err); err != nil {
+			return nil, err
+		}
+		return json.Marshal(a)
 	}
+	a.Seat = s.seat
+	srv.remoteMu.Lock()
+	srv.remotes[s.id] = s
+	srv.remoteMu.Unlock()
+	s.relink(&localLink{r: r, s: s})
+	go s.writer(srv.ctx, srv.limits)
 	return json.Marshal(a)
 }
 

@@ -1,14 +1,12 @@
 package pieces_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/sim"
+	"github.com/tabulagames/tabula/sim/simtest"
 )
 
 // The simulator's fast path (the bot playing without JSON, matches started
@@ -17,29 +15,10 @@ import (
 func TestFastPathSameReport(t *testing.T) {
 	for name, path := range games(t) {
 		def := load(t, path)
-		if _, ok := any(def).(sim.Fast); !ok {
-			t.Fatal("the pieces pack offers the simulator no fast path")
-		}
-		for _, cfg := range []sim.Config{
-			{Games: 120, Players: []string{"A", "B"}, Seed: 3, Rotate: true, Workers: 2},
-			{Games: 60, Players: []string{"A", "B", "C", "D"}, Seed: 4, Workers: 1},
-			{Games: 60, Players: []string{"A", "B", "C"}, Seed: 5, MaxRounds: 8, Workers: 1},
-		} {
-			fast, err := sim.Run(context.Background(), def, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slow, err := sim.Run(context.Background(), struct{ game.Definition }{def}, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast.Timing, slow.Timing = nil, nil
-			f, _ := json.Marshal(fast)
-			s, _ := json.Marshal(slow)
-			if !bytes.Equal(f, s) {
-				t.Errorf("%s, %d players: the fast path reports\n%s\nwant\n%s", name, len(cfg.Players), f, s)
-			}
-		}
+		simtest.SameReports(t, name, def,
+			sim.Config{Games: 120, Players: []string{"A", "B"}, Seed: 3, Rotate: true, Workers: 2},
+			sim.Config{Games: 60, Players: []string{"A", "B", "C", "D"}, Seed: 4, Workers: 1},
+			sim.Config{Games: 60, Players: []string{"A", "B", "C"}, Seed: 5, MaxRounds: 8, Workers: 1})
 	}
 }
 

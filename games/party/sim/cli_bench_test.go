@@ -1,16 +1,14 @@
 package sim
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/party"
 	gsim "github.com/tabulagames/tabula/sim"
+	"github.com/tabulagames/tabula/sim/simtest"
 )
 
 // originalBoard loads the original game's default board (the board
@@ -79,27 +77,8 @@ func TestFastPathSameReport(t *testing.T) {
 		if def == nil {
 			continue // not a board on its own
 		}
-		if _, ok := any(def).(gsim.Fast); !ok {
-			t.Fatal("the party pack offers the simulator no fast path")
-		}
-		for _, cfg := range []gsim.Config{
-			{Games: 200, Players: []string{"A", "B", "C"}, Seed: 3, Rotate: true, Workers: 2},
-			{Games: 100, Players: []string{"A", "B"}, Seed: 4, MaxRounds: 3, Workers: 1},
-		} {
-			fast, err := gsim.Run(context.Background(), def, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slow, err := gsim.Run(context.Background(), struct{ game.Definition }{def}, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast.Timing, slow.Timing = nil, nil
-			f, _ := json.Marshal(fast)
-			s, _ := json.Marshal(slow)
-			if !bytes.Equal(f, s) {
-				t.Errorf("%s, %+v: the fast path reports\n%s\nwant\n%s", file, cfg, f, s)
-			}
-		}
+		simtest.SameReports(t, file, def,
+			gsim.Config{Games: 200, Players: []string{"A", "B", "C"}, Seed: 3, Rotate: true, Workers: 2},
+			gsim.Config{Games: 100, Players: []string{"A", "B"}, Seed: 4, MaxRounds: 3, Workers: 1})
 	}
 }
