@@ -90,6 +90,11 @@ type Options struct {
 	// MaxPlayout ends a playout that has not ended the match after that
 	// many commands, scoring it as it stands (default 1000).
 	MaxPlayout int
+	// NoAdvice makes MCTS ignore the match's game.SearchAdvice. Without
+	// it, a match that gives advice has it fill in the settings these
+	// options leave at zero: Playouts (when Budget is zero too),
+	// Exploration, and Depth with Leaves (when both are unset).
+	NoAdvice bool
 }
 
 // Defaults of Options.
@@ -140,6 +145,7 @@ func (o Options) withDefaults() (Options, error) {
 
 // New returns a bot of a level (one of Levels) with options o.
 func New(level string, o Options) (Bot, error) {
+	given := o
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
@@ -150,7 +156,7 @@ func New(level string, o Options) (Bot, error) {
 	case "greedy":
 		return greedyBot{o}, nil
 	case "mcts":
-		return mctsBot{o}, nil
+		return mctsBot{o: o, given: given}, nil
 	}
 	return nil, fmt.Errorf("no bot level %q%s: the levels are %s", level, diag.DidYouMean(level, Levels), strings.Join(Levels, ", "))
 }

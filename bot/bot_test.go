@@ -333,3 +333,50 @@ func TestByLevel(t *testing.T) {
 		t.Error("bad options accepted")
 	}
 }
+
+// advisedCards is the card game with search advice.
+type advisedCards struct {
+	*cards
+	advice game.SearchAdvice
+}
+
+func (c advisedCards) SearchAdvice() game.SearchAdvice { return c.advice }
+
+// A match's search advice fills in the settings a bot's options leave at
+// zero, and no other; NoAdvice ignores it.
+func TestSearchAdvice(t *testing.T) {
+	c := newCards(game.Setup{Players: []string{"Ann", "Bob"}})
+	advice := game.SearchAdvice{Iterations: 300, Leaves: true, Exploration: 0.2}
+	m := advisedCards{c, advice}
+	tests := []struct {
+		name  string
+		given bot.Options
+		m     game.Match
+		want  bot.Options
+	}{
+		{"nothing given", bot.Options{}, m, bot.Options{Playouts: 300, Leaves: true, Exploration: 0.2}},
+		{"no advice", bot.Options{}, c, bot.Options{Playouts: bot.DefaultPlayouts, Exploration: bot.DefaultExploration}},
+		{"through Replayable", bot.Options{}, bot.Replayable(m, bot.History{}), bot.Options{Playouts: 300, Leaves: true, Exploration: 0.2}},
+		{"playouts given", bot.Options{Playouts: 50}, m, bot.Options{Playouts: 50, Leaves: true, Exploration: 0.2}},
+		{"a budget instead", bot.Options{Budget: time.Second}, m, bot.Options{Budget: time.Second, Leaves: true, Exploration: 0.2}},
+		{"depth given", bot.Options{Depth: 3}, m, bot.Options{Playouts: 300, Depth: 3, Exploration: 0.2}},
+		{"exploration given", bot.Options{Exploration: 1}, m, bot.Options{Playouts: 300, Leaves: true, Exploration: 1}},
+		{"ignored", bot.Options{NoAdvice: true}, m, bot.Options{Playouts: bot.DefaultPlayouts, Exploration: bot.DefaultExploration, NoAdvice: true}},
+	}
+	for _, tt := range tests {
+		got := bot.Advised(newBot(t, "mcts", tt.given), tt.m)
+		got.Samples, got.MaxPlayout = 0, 0
+		if got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	// Played: the advice's Leaves find the card that leaves the pile a
+	// multiple of five, as TestLeavesAreScoredByTheEvaluator's options do.
+	c.pile, c.hands, c.deck = 29, [][]int{{1, 2, 4}, {1, 3, 3}}, []int{1, 1, 2, 2, 3, 4, 4}
+	m.advice = game.SearchAdvice{Iterations: 9, Leaves: true}
+	for seed := range uint64(5) {
+		if got := choose(t, newBot(t, "mcts", bot.Options{}), m, 0, seed); got != `{"play":4}` {
+			t.Errorf("seed %d: %s, want {\"play\":4}", seed, got)
+		}
+	}
+}

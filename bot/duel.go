@@ -32,10 +32,21 @@ type DuelResult struct {
 	// Err is the first such failure, with its game's seed.
 	Failed int   `json:"failed"`
 	Err    error `json:"-"`
+	// BySeat has, for each seat, the games in which a played it and who
+	// won them: where the sides of a game differ (an archer against a
+	// fighter), what the seat gives, apart from what the bot adds.
+	BySeat []SeatRecord `json:"bySeat"`
 	// Interrupted is set when ctx ended the duel before every game was
 	// played: the games counted are those before the first not finished,
 	// the same as a duel of that many games would count.
 	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// SeatRecord is how the games went in which bot a played one seat.
+type SeatRecord struct {
+	Games int `json:"games"`
+	A     int `json:"a"` // a's wins
+	B     int `json:"b"` // b's wins
 }
 
 // Rate is a number of wins over a number of games, with its 95% Wilson
@@ -52,6 +63,15 @@ type Rate struct {
 func (d DuelResult) String() string {
 	s := fmt.Sprintf("%d games of %d players: a won %s, b won %s, %d draws, %.1f commands a game",
 		d.Games, d.Players, d.A, d.B, d.Draws, float64(d.Commands)/float64(max(1, d.Games)))
+	if len(d.BySeat) > 1 {
+		s += "; a in seat"
+		for i, r := range d.BySeat {
+			if i > 0 {
+				s += ","
+			}
+			s += fmt.Sprintf(" %d won %d of %d (b %d)", i+1, r.A, r.Games, r.B)
+		}
+	}
 	if d.Failed > 0 {
 		s += fmt.Sprintf("; %d failed (first: %v)", d.Failed, d.Err)
 	}
@@ -87,7 +107,7 @@ func Duel(ctx context.Context, def game.Definition, a, b Bot, games int, seed ui
 	if info.MaxPlayers > 0 {
 		n = min(n, info.MaxPlayers)
 	}
-	res := DuelResult{Players: n}
+	res := DuelResult{Players: n, BySeat: make([]SeatRecord, n)}
 	results := make([]duelGame, games)
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -101,6 +121,7 @@ func Duel(ctx context.Context, def game.Definition, a, b Bot, games int, seed ui
 					aSeat = i % n
 				}
 				results[i] = playDuelGame(ctx, def, a, b, n, aSeat, gameSeed(seed, i))
+				results[i].aSeat = aSeat
 			}
 		}()
 	}
@@ -130,11 +151,15 @@ func Duel(ctx context.Context, def game.Definition, a, b Bot, games int, seed ui
 		}
 		res.Games++
 		res.Commands += g.commands
+		seat := &res.BySeat[g.aSeat]
+		seat.Games++
 		switch {
 		case g.aWon:
 			res.A.Wins++
+			seat.A++
 		case g.bWon:
 			res.B.Wins++
+			seat.B++
 		default:
 			res.Draws++
 		}
@@ -147,6 +172,7 @@ func Duel(ctx context.Context, def game.Definition, a, b Bot, games int, seed ui
 // duelGame is how one game of a duel went.
 type duelGame struct {
 	played     bool // to its end, or to a failure
+	aSeat      int
 	aWon, bWon bool
 	commands   int
 	err        error

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -65,27 +66,35 @@ func TestDuelIsDeterministic(t *testing.T) {
 	a, b := newBot(t, "mcts", bot.Options{Playouts: 20}), newBot(t, "greedy", bot.Options{})
 	first := bot.Duel(context.Background(), def, a, b, 16, 7, true)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	if again := bot.Duel(context.Background(), def, a, b, 16, 7, true); again != first {
+	if again := bot.Duel(context.Background(), def, a, b, 16, 7, true); !reflect.DeepEqual(again, first) {
 		t.Fatalf("%v, then on one CPU %v", first, again)
 	}
-	if other := bot.Duel(context.Background(), def, a, b, 16, 8, true); other == first {
+	if other := bot.Duel(context.Background(), def, a, b, 16, 8, true); reflect.DeepEqual(other, first) {
 		t.Errorf("another seed, the same duel: %v", other)
 	}
 }
 
 // With swap, each bot plays the first seat in half the games: in a Nim of
-// one counter, the first seat always wins.
+// one counter, the first seat always wins, as the record by seat shows.
 func TestDuelSwapsSeats(t *testing.T) {
 	def := nimGame(t, `{"game": "nim", "pile": 1, "take": 1}`)
 	random := newBot(t, "random", bot.Options{})
 	for _, tt := range []struct {
 		swap         bool
 		aWins, bWins int
-	}{{false, 10, 0}, {true, 5, 5}} {
+		bySeat       []bot.SeatRecord
+	}{
+		{false, 10, 0, []bot.SeatRecord{{Games: 10, A: 10}, {}}},
+		{true, 5, 5, []bot.SeatRecord{{Games: 5, A: 5}, {Games: 5, B: 5}}},
+	} {
 		d := bot.Duel(context.Background(), def, random, random, 10, 1, tt.swap)
-		if d.A.Wins != tt.aWins || d.B.Wins != tt.bWins || d.Games != 10 {
+		if d.A.Wins != tt.aWins || d.B.Wins != tt.bWins || d.Games != 10 || !reflect.DeepEqual(d.BySeat, tt.bySeat) {
 			t.Errorf("swap %v: %v", tt.swap, d)
 		}
+	}
+	want := "10 games of 2 players: a won 5 (50.0%, 95% interval 23.7–76.3%), b won 5 (50.0%, 95% interval 23.7–76.3%), 0 draws, 1.0 commands a game; a in seat 1 won 5 of 5 (b 0), 2 won 0 of 5 (b 5)"
+	if got := bot.Duel(context.Background(), def, random, random, 10, 1, true).String(); got != want {
+		t.Errorf("told as\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -27,7 +27,31 @@ import (
 // visited, which UCB1 uses in place of the parent's visits (information
 // set MCTS: a command legal in few determinizations is not favoured for
 // having been tried rarely).
-type mctsBot struct{ o Options }
+type mctsBot struct {
+	o     Options // with the defaults filled in
+	given Options // as given, for the match's advice to fill in
+}
+
+// advised returns the bot's options for a match: those given, with the
+// match's game.SearchAdvice filling in the settings they leave at zero,
+// then the defaults.
+func (b mctsBot) advised(m game.Match) Options {
+	a, ok := unwrap(m).(game.SearchAdvisor)
+	if !ok || b.given.NoAdvice {
+		return b.o
+	}
+	advice, o := a.SearchAdvice(), b.o
+	if b.given.Playouts == 0 && b.given.Budget == 0 && advice.Iterations > 0 {
+		o.Playouts = advice.Iterations
+	}
+	if b.given.Exploration == 0 && advice.Exploration > 0 {
+		o.Exploration = advice.Exploration
+	}
+	if b.given.Depth == 0 && !b.given.Leaves {
+		o.Depth, o.Leaves = max(0, advice.Depth), advice.Leaves
+	}
+	return o
+}
 
 // node is an information set: the commands played since the decision.
 type node struct {
@@ -72,16 +96,18 @@ type seatScore struct {
 }
 
 // Choose searches the tree for the bot's Playouts (or until its Budget or
-// ctx runs out) and plays the command of the seat's most visited child.
+// ctx runs out), with the match's advice for what its options leave
+// unset, and plays the command of the seat's most visited child.
 func (b mctsBot) Choose(ctx context.Context, m game.Match, seat int, r *rng.Stream) (json.RawMessage, error) {
 	legal, err := legalFor(m, seat)
 	if err != nil || len(legal) == 1 {
 		return first(legal), err
 	}
-	ctx, cancel := b.o.bound(ctx)
+	o := b.advised(m)
+	ctx, cancel := o.bound(ctx)
 	defer cancel()
-	s := &search{o: b.o, ctx: ctx, copier: newCopier(m, seat), seat: seat, r: r, root: &node{mover: game.Spectator}, legal: legal}
-	for i := 0; b.o.Playouts == 0 || i < b.o.Playouts; i++ {
+	s := &search{o: o, ctx: ctx, copier: newCopier(m, seat), seat: seat, r: r, root: &node{mover: game.Spectator}, legal: legal}
+	for i := 0; o.Playouts == 0 || i < o.Playouts; i++ {
 		if ctx.Err() != nil {
 			break
 		}

@@ -16,14 +16,9 @@ import (
 	"github.com/tabulagames/tabula/games/skirmish"
 )
 
-// The MCTS settings of the packs' duels: few playouts, cut short and
-// scored by each pack's Evaluator, so that a duel of a thousand games
-// takes minutes, not hours (docs/bots.md).
-var (
-	lanesMCTS    = bot.Options{Playouts: 100, Leaves: true, Exploration: 0.2}
-	skirmishMCTS = bot.Options{Playouts: 100, Depth: 4, Exploration: 0.2}
-	piecesMCTS   = bot.Options{Playouts: 100, Depth: 4, Exploration: 0.2}
-)
+// advised is the MCTS of the packs' duels: what each game's search advice
+// makes of the default options, the bot that players get (docs/bots.md).
+var advised = bot.Options{}
 
 // packDuel is a duel on one of the packs' bundled games.
 type packDuel struct {
@@ -38,14 +33,14 @@ type packDuel struct {
 }
 
 var packDuels = []packDuel{
-	{"lanes: mcts against random", lanes.NewPack(), "lanes/drone-lanes.json", lanesMCTS, "random", 0.6},
-	{"lanes: mcts against greedy", lanes.NewPack(), "lanes/drone-lanes.json", lanesMCTS, "greedy", 0},
-	{"skirmish ambush: mcts against random", skirmish.NewPack(), "skirmish/ambush.encounter.json", skirmishMCTS, "random", 0.5},
-	{"skirmish ambush: mcts against greedy", skirmish.NewPack(), "skirmish/ambush.encounter.json", skirmishMCTS, "greedy", 0},
-	{"skirmish archery: mcts against random", skirmish.NewPack(), "skirmish/archery.encounter.json", skirmishMCTS, "random", 0.5},
-	{"skirmish archery: mcts against greedy", skirmish.NewPack(), "skirmish/archery.encounter.json", skirmishMCTS, "greedy", 0},
-	{"trouble: mcts against random", pieces.NewPack(), "pieces/trouble.json", piecesMCTS, "random", 0},
-	{"trouble: mcts against greedy", pieces.NewPack(), "pieces/trouble.json", piecesMCTS, "greedy", 0},
+	{"lanes: mcts against random", lanes.NewPack(), "lanes/drone-lanes.json", advised, "random", 0.6},
+	{"lanes: mcts against greedy", lanes.NewPack(), "lanes/drone-lanes.json", advised, "greedy", 0},
+	{"skirmish ambush: mcts against random", skirmish.NewPack(), "skirmish/ambush.encounter.json", advised, "random", 0.5},
+	{"skirmish ambush: mcts against greedy", skirmish.NewPack(), "skirmish/ambush.encounter.json", advised, "greedy", 0},
+	{"skirmish archery: mcts against random", skirmish.NewPack(), "skirmish/archery.encounter.json", advised, "random", 0.5},
+	{"skirmish archery: mcts against greedy", skirmish.NewPack(), "skirmish/archery.encounter.json", advised, "greedy", 0},
+	{"trouble: mcts against random", pieces.NewPack(), "pieces/trouble.json", advised, "random", 0},
+	{"trouble: mcts against greedy", pieces.NewPack(), "pieces/trouble.json", advised, "greedy", 0},
 }
 
 // MCTS beats random and greedy bots on the packs' own games: the drone

@@ -443,6 +443,29 @@ type Determinizer interface {
 	Determinize(seat int, r *rng.Stream) Match
 }
 
+// SearchAdvisor is a Match that tells bots which search plays its game
+// well at a reasonable cost, for when they are not told otherwise: a lane
+// game's playouts to the end are hundreds of random commands that say
+// little, a skirmish's are better cut after a few. Package bot takes the
+// advice for every setting its options leave at zero.
+type SearchAdvisor interface {
+	SearchAdvice() SearchAdvice
+}
+
+// SearchAdvice is how a game is best searched (package bot's Options
+// have the same names and say more).
+type SearchAdvice struct {
+	// Iterations is the number of MCTS iterations (playouts) a decision.
+	Iterations int
+	// Depth cuts each playout after that many commands and scores it with
+	// the match's Evaluator (0: to the end).
+	Depth int
+	// Leaves scores each new node with the Evaluator, without a playout.
+	Leaves bool
+	// Exploration is UCB1's constant for scores between 0 and 1.
+	Exploration float64
+}
+
 // Texter is a Match that draws itself as text for the terminal.
 type Texter interface {
 	// Text is what the seat sees, as lines for a terminal.

@@ -142,7 +142,7 @@ flight are stored.`,
 	f.DurationVar(&l.PingEvery, "ping-every", d.PingEvery, "how often quiet connections are pinged")
 	f.DurationVar(&l.PingTimeout, "ping-timeout", d.PingTimeout, "how long a ping may go unanswered before the connection is closed")
 	f.DurationVar(&l.BotTime, "bot-time", d.BotTime, "the most a bot may think over one decision")
-	f.IntVar(&playouts, "bot-playouts", 500, "playouts of a strong (MCTS) bot per decision, within --bot-time")
+	f.IntVar(&playouts, "bot-playouts", 0, "playouts of a strong (MCTS) bot per decision, within --bot-time (0: what the game advises, else 1000)")
 	f.StringVar(&natsURL, "cluster", "", "join a cluster of servers through this NATS server (nats://HOST:PORT); use a PostgreSQL --db shared by the nodes")
 	f.StringVar(&natsEmbed, "nats-embed", "", "start a NATS server with JetStream inside this process, listening on HOST:PORT (joined unless --cluster names another)")
 	f.StringVar(&natsDir, "nats-dir", "", "where the embedded NATS server keeps its data (default: a temporary folder)")

@@ -9,9 +9,10 @@ import (
 )
 
 var (
-	_ game.Cloner       = (*Match)(nil)
-	_ game.Evaluator    = (*Match)(nil)
-	_ game.Determinizer = (*Match)(nil)
+	_ game.Cloner        = (*Match)(nil)
+	_ game.Evaluator     = (*Match)(nil)
+	_ game.SearchAdvisor = (*Match)(nil)
+	_ game.Determinizer  = (*Match)(nil)
 )
 
 // Clone returns a copy of the match that plays on exactly as the match

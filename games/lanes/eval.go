@@ -1,6 +1,18 @@
 package lanes
 
-import "github.com/tabulagames/tabula/engine"
+import (
+	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
+)
+
+// SearchAdvice is how bots search a lane game: a random playout to the end
+// is some 600 commands (random players seldom finish each other off) whose
+// random passes and targets say little, so each new node is scored by
+// Evaluate at once and the tree alone looks ahead (docs/bots.md measures
+// it against greedy play).
+func (m *Match) SearchAdvice() game.SearchAdvice {
+	return game.SearchAdvice{Iterations: 300, Leaves: true, Exploration: 0.2}
+}
 
 // Evaluate says how the seat stands, from -1 (lost) to 1 (won), for bots
 // that look ahead: mostly the race to the damage that loses (the other

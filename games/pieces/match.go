@@ -309,6 +309,14 @@ func (m *Match) Determinize(_ int, r *rng.Stream) game.Match {
 	return c
 }
 
+// SearchAdvice is how bots search a game of pieces: a game is mostly
+// dice, and a few commands of random play then Evaluate's count of the
+// way home judge a move as well as playouts to the end, at a fraction of
+// their cost (docs/bots.md).
+func (m *Match) SearchAdvice() game.SearchAdvice {
+	return game.SearchAdvice{Iterations: 100, Depth: 4, Exploration: 0.2}
+}
+
 // Evaluate scores the position for a seat, from -1 to 1: how much further
 // its pieces are on their way home than the best of the others', or the
 // result once the game is over.

@@ -31,17 +31,18 @@ type Pack struct {
 
 // What the pack offers through the game interface.
 var (
-	_ game.Pack         = (*Pack)(nil)
-	_ game.Definition   = (*Definition)(nil)
-	_ game.Match        = (*Match)(nil)
-	_ game.Botter       = (*Match)(nil)
-	_ game.Texter       = (*Match)(nil)
-	_ game.Parser       = (*Match)(nil)
-	_ game.Tallier      = (*Match)(nil)
-	_ game.Cloner       = (*Match)(nil)
-	_ game.Evaluator    = (*Match)(nil)
-	_ game.Determinizer = (*Match)(nil)
-	_ scenario.Runner   = (*Pack)(nil)
+	_ game.Pack          = (*Pack)(nil)
+	_ game.Definition    = (*Definition)(nil)
+	_ game.Match         = (*Match)(nil)
+	_ game.Botter        = (*Match)(nil)
+	_ game.Texter        = (*Match)(nil)
+	_ game.Parser        = (*Match)(nil)
+	_ game.Tallier       = (*Match)(nil)
+	_ game.Cloner        = (*Match)(nil)
+	_ game.Evaluator     = (*Match)(nil)
+	_ game.SearchAdvisor = (*Match)(nil)
+	_ game.Determinizer  = (*Match)(nil)
+	_ scenario.Runner    = (*Pack)(nil)
 )
 
 // effectSet holds the typed handles of the pack's effects.

@@ -10,9 +10,10 @@ import (
 )
 
 var (
-	_ game.Cloner       = (*Match)(nil)
-	_ game.Evaluator    = (*Match)(nil)
-	_ game.Determinizer = (*Match)(nil)
+	_ game.Cloner        = (*Match)(nil)
+	_ game.Evaluator     = (*Match)(nil)
+	_ game.SearchAdvisor = (*Match)(nil)
+	_ game.Determinizer  = (*Match)(nil)
 )
 
 // Clone returns a copy of the match that plays on exactly as the match
@@ -122,6 +123,14 @@ func (m *Match) Determinize(seat int, r *rng.Stream) game.Match {
 	c.Engine.RNG = rng.New(r.Uint64())
 	c.Engine.Touch()
 	return c
+}
+
+// SearchAdvice is how bots search a skirmish: a playout to the end is a
+// hundred or more random commands (random fighters wander) that say
+// little, so each new node is scored by Evaluate at once and the tree
+// alone looks ahead (docs/bots.md measures it against greedy play).
+func (m *Match) SearchAdvice() game.SearchAdvice {
+	return game.SearchAdvice{Iterations: 300, Leaves: true, Exploration: 0.2}
 }
 
 // Evaluate says how a side stands, from -1 to 1, for bots that look ahead:
