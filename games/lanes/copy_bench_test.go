@@ -18,4 +18,7 @@ func BenchmarkBots(b *testing.B) {
 	b.Run("decision", func(b *testing.B) {
 		bottest.BenchDecision(b, m, bot.Options{Playouts: 100, Leaves: true, Exploration: 0.2})
 	})
+	// What `tabula play --bots X=mcts` and the server play: the game's search
+	// advice, if any, else 1000 playouts to the end.
+	b.Run("advised", func(b *testing.B) { bottest.BenchDecision(b, m, bot.Options{}) })
 }

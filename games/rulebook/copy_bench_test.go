@@ -16,4 +16,7 @@ func BenchmarkBots(b *testing.B) {
 	b.Run("copy", func(b *testing.B) { bottest.BenchCopy(b, m) })
 	b.Run("playout", func(b *testing.B) { bottest.BenchPlayout(b, m) })
 	b.Run("decision", func(b *testing.B) { bottest.BenchDecision(b, m, bot.Options{Playouts: 100, Depth: 4}) })
+	// What `tabula play --bots X=mcts` and the server play: the game's search
+	// advice, if any, else 1000 playouts to the end.
+	b.Run("advised", func(b *testing.B) { bottest.BenchDecision(b, m, bot.Options{}) })
 }

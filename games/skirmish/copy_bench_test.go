@@ -21,5 +21,8 @@ func BenchmarkBots(b *testing.B) {
 		b.Run(f+"/decision", func(b *testing.B) {
 			bottest.BenchDecision(b, m, bot.Options{Playouts: 100, Depth: 4, Exploration: 0.2})
 		})
+		// What `tabula play --bots X=mcts` and the server play: the
+		// game's search advice.
+		b.Run(f+"/advised", func(b *testing.B) { bottest.BenchDecision(b, m, bot.Options{}) })
 	}
 }

@@ -84,8 +84,10 @@ export class PiecesPlay extends GenericPlay {
     const spacesG = svg("g", { class: "spaces" });
     this.spaceEls = new Map();
     for (const s of pts) {
+      // A space's name and id show on hover: drawn beside every space,
+      // they were type too small to read.
       const g = svg("g", { class: `pspace role-${s.role || "way"}` + (s.safe ? " safe" : ""), "data-space": s.id },
-        svg("title", {}, spaceTitle(s)), shape(s), svg("text", { x: s.x, y: s.y + s.r + 9, class: "pspace-id", "text-anchor": "middle" }, s.id));
+        svg("title", {}, spaceTitle(s)), shape(s));
       if (s.triggers.length) g.append(svg("circle", { cx: s.x + s.r * 0.72, cy: s.y - s.r * 0.72, r: 5, class: "has-triggers" }));
       g.addEventListener("click", () => this.clickSpace(s.id));
       g.addEventListener("keydown", (e) => activate(e, () => this.clickSpace(s.id)));
