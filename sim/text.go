@@ -82,9 +82,24 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if t := r.Timing; t != nil {
-		p("\nTiming: %d games in %.2f s with %d workers (%.0f games/s)\n", r.Games, t.Seconds, t.Workers, t.GamesPerSecond)
+		p("\n%s\n", TimingLine(r.Games, t.Seconds, t.Workers, t.GamesPerSecond))
 	}
 	return bw.Flush()
+}
+
+// TimingLine is a report's last line: "Timing: 4 games in 9.60 s with 1
+// worker (0.42 games/s)". Slow games (a bot that searches) keep two
+// significant digits of their rate rather than rounding it to 0.
+func TimingLine(games int, seconds float64, workers int, perSecond float64) string {
+	w := "workers"
+	if workers == 1 {
+		w = "worker"
+	}
+	rate := strconv.FormatFloat(perSecond, 'f', 0, 64)
+	if perSecond < 10 {
+		rate = strconv.FormatFloat(perSecond, 'g', 2, 64)
+	}
+	return fmt.Sprintf("Timing: %d games in %.2f s with %d %s (%s games/s)", games, seconds, workers, w, rate)
 }
 
 // title names the game: "Twenty-one (nim, 21 counters)".

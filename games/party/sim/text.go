@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	generic "github.com/tabulagames/tabula/sim"
 )
 
 // WriteText writes the summary as a report for the terminal.
@@ -101,7 +103,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 		p("  %-24s %12d\n", a.Name, a.Count)
 	}
 	if t := s.Timing; t != nil {
-		p("\nTiming: %d games in %.2f s with %d workers (%.0f games/s)\n", s.Games, t.Seconds, t.Workers, t.GamesPerSecond)
+		p("\n%s\n", generic.TimingLine(s.Games, t.Seconds, t.Workers, t.GamesPerSecond))
 	}
 	return bw.Flush()
 }
