@@ -229,9 +229,12 @@ func TestWebSocketLimits(t *testing.T) {
 			t.Fatal("a flood of messages was not limited")
 		}
 	}
-	// More connections than allowed are refused.
-	ts.dial(tb.ID, "")
-	ts.dial(tb.ID, "")
+	// More connections than allowed are refused. A connection counts once
+	// it is in its match, which its first state says: a handshake alone
+	// does not make it so.
+	for range 2 {
+		ts.dial(tb.ID, "").waitFor("a state", func(s stateIn) bool { return s.View != nil })
+	}
 	st, body := ts.raw("GET", "/api/matches/"+tb.ID+"/ws", nil, map[string]string{"Connection": "Upgrade", "Upgrade": "websocket",
 		"Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
 	if st != http.StatusServiceUnavailable || !strings.Contains(string(body), "3 connections") {
