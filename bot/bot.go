@@ -143,6 +143,26 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
+// Advised returns the options MCTS searches m with: o, with m's
+// game.SearchAdvice filling in the settings o leaves at zero (unless
+// NoAdvice), then the defaults. o is assumed valid, as New checks.
+func (o Options) Advised(m game.Match) Options {
+	if a, ok := unwrap(m).(game.SearchAdvisor); ok && !o.NoAdvice {
+		advice := a.SearchAdvice()
+		if o.Playouts == 0 && o.Budget == 0 {
+			o.Playouts = advice.Iterations
+		}
+		if o.Exploration == 0 {
+			o.Exploration = advice.Exploration
+		}
+		if o.Depth == 0 && !o.Leaves {
+			o.Depth, o.Leaves = max(0, advice.Depth), advice.Leaves
+		}
+	}
+	o, _ = o.withDefaults()
+	return o
+}
+
 // New returns a bot of a level (one of Levels) with options o.
 func New(level string, o Options) (Bot, error) {
 	given := o
@@ -156,7 +176,7 @@ func New(level string, o Options) (Bot, error) {
 	case "greedy":
 		return greedyBot{o}, nil
 	case "mcts":
-		return mctsBot{o: o, given: given}, nil
+		return mctsBot{given}, nil
 	}
 	return nil, fmt.Errorf("no bot level %q%s: the levels are %s", level, diag.DidYouMean(level, Levels), strings.Join(Levels, ", "))
 }

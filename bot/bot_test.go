@@ -364,7 +364,7 @@ func TestSearchAdvice(t *testing.T) {
 		{"ignored", bot.Options{NoAdvice: true}, m, bot.Options{Playouts: bot.DefaultPlayouts, Exploration: bot.DefaultExploration, NoAdvice: true}},
 	}
 	for _, tt := range tests {
-		got := bot.Advised(newBot(t, "mcts", tt.given), tt.m)
+		got := tt.given.Advised(tt.m)
 		got.Samples, got.MaxPlayout = 0, 0
 		if got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)

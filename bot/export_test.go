@@ -9,7 +9,3 @@ import (
 func LookInto(m game.Match, seat int, r *rng.Stream) (game.Match, error) {
 	return newCopier(m, seat).copy(r)
 }
-
-// Advised returns the options an MCTS bot searches the match with: its
-// own, with the match's advice filling in what they leave unset.
-func Advised(b Bot, m game.Match) Options { return b.(mctsBot).advised(m) }

@@ -27,31 +27,7 @@ import (
 // visited, which UCB1 uses in place of the parent's visits (information
 // set MCTS: a command legal in few determinizations is not favoured for
 // having been tried rarely).
-type mctsBot struct {
-	o     Options // with the defaults filled in
-	given Options // as given, for the match's advice to fill in
-}
-
-// advised returns the bot's options for a match: those given, with the
-// match's game.SearchAdvice filling in the settings they leave at zero,
-// then the defaults.
-func (b mctsBot) advised(m game.Match) Options {
-	a, ok := unwrap(m).(game.SearchAdvisor)
-	if !ok || b.given.NoAdvice {
-		return b.o
-	}
-	advice, o := a.SearchAdvice(), b.o
-	if b.given.Playouts == 0 && b.given.Budget == 0 && advice.Iterations > 0 {
-		o.Playouts = advice.Iterations
-	}
-	if b.given.Exploration == 0 && advice.Exploration > 0 {
-		o.Exploration = advice.Exploration
-	}
-	if b.given.Depth == 0 && !b.given.Leaves {
-		o.Depth, o.Leaves = max(0, advice.Depth), advice.Leaves
-	}
-	return o
-}
+type mctsBot struct{ o Options } // as given: Advised fills them in per match
 
 // node is an information set: the commands played since the decision.
 type node struct {
@@ -103,7 +79,7 @@ func (b mctsBot) Choose(ctx context.Context, m game.Match, seat int, r *rng.Stre
 	if err != nil || len(legal) == 1 {
 		return first(legal), err
 	}
-	o := b.advised(m)
+	o := b.o.Advised(m)
 	ctx, cancel := o.bound(ctx)
 	defer cancel()
 	s := &search{o: o, ctx: ctx, copier: newCopier(m, seat), seat: seat, r: r, root: &node{mover: game.Spectator}, legal: legal}

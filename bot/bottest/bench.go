@@ -81,11 +81,5 @@ func BenchDecision(b *testing.B, m game.Match, o bot.Options) {
 			b.Fatal(err)
 		}
 	}
-	n := o.Playouts
-	if a, ok := m.(game.SearchAdvisor); ok && n == 0 && !o.NoAdvice {
-		n = a.SearchAdvice().Iterations
-	} else if n == 0 && o.Budget == 0 {
-		n = bot.DefaultPlayouts
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+	b.ReportMetric(float64(o.Advised(m).Playouts)*float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 }
