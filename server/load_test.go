@@ -112,12 +112,56 @@ type loadServer struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	base  string
+	db    string // its SQLite file
+}
+
+// walSize is the size of the server's SQLite write-ahead log now.
+func (ls *loadServer) walSize() int64 {
+	fi, err := os.Stat(ls.db + "-wal")
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// watchWAL samples the size of the write-ahead log every 50 ms until stop
+// closes, and returns the largest seen so far each time it is read.
+func (ls *loadServer) watchWAL(stop <-chan struct{}) *atomic.Int64 {
+	var most atomic.Int64
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				if n := ls.walSize(); n > most.Load() {
+					most.Store(n)
+				}
+			}
+		}
+	}()
+	return &most
 }
 
 func startLoadServer(tb testing.TB) *loadServer {
+	bin := os.Getenv("TABULA_LOAD_BINARY")
+	if bin == "" {
+		bin = os.Args[0]
+	}
+	return startLoadServerBinary(tb, bin)
+}
+
+// startLoadServerBinary starts the load server from a test binary: this
+// one, or another build of the package (an earlier commit's, made with
+// go test -c) to compare the two side by side. TABULA_LOAD_BINARY makes
+// startLoadServer start such a build.
+func startLoadServerBinary(tb testing.TB, binary string) *loadServer {
 	tb.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "TABULA_LOAD_SERVER=1", "TABULA_LOAD_DB="+filepath.Join(tb.TempDir(), "load.db"))
+	cmd := exec.Command(binary, "-test.run=^$")
+	db := filepath.Join(tb.TempDir(), "load.db")
+	cmd.Env = append(os.Environ(), "TABULA_LOAD_SERVER=1", "TABULA_LOAD_DB="+db)
 	if dir := sharedFixture("v1"); dir != "" {
 		os.Setenv("TABULA_LOAD_BOARDS", dir)
 		cmd.Env = append(cmd.Env, "TABULA_LOAD_BOARDS="+dir)
@@ -138,7 +182,7 @@ func startLoadServer(tb testing.TB) *loadServer {
 	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "ADDR ") {
 		tb.Fatalf("the load server did not start: %q", sc.Text())
 	}
-	ls := &loadServer{cmd: cmd, stdin: stdin, base: "http://" + strings.TrimPrefix(sc.Text(), "ADDR ")}
+	ls := &loadServer{cmd: cmd, stdin: stdin, base: "http://" + strings.TrimPrefix(sc.Text(), "ADDR "), db: db}
 	tb.Cleanup(func() {
 		stdin.Close()
 		cmd.Wait()
@@ -219,14 +263,17 @@ type loadMatch struct {
 
 // loadPlayer is one player's connection, reading its messages.
 type loadPlayer struct {
-	ws     *websocket.Conn
-	mu     sync.Mutex
-	legal  json.RawMessage // the first legal command, or nil
-	over   bool
-	acks   chan struct{}
-	moved  chan struct{} // a state arrived
-	closed chan struct{} // the connection ended
-	nextID int
+	ws    *websocket.Conn
+	mu    sync.Mutex
+	legal json.RawMessage // the first legal command, or nil
+	// lastLegal is the first legal command as the last message left it:
+	// a delta that does not change them leaves them so.
+	lastLegal json.RawMessage
+	over      bool
+	acks      chan struct{}
+	moved     chan struct{} // a state arrived
+	closed    chan struct{} // the connection ended
+	nextID    int
 }
 
 // read takes the server's messages. The load generator shares the
@@ -247,6 +294,7 @@ func (p *loadPlayer) read() {
 			close(p.closed)
 			return
 		}
+		received.Add(int64(len(data)))
 		if data[0] == '[' {
 			forEachElement(data, p.take)
 			continue
@@ -267,21 +315,39 @@ var (
 	ackPrefix      = []byte(`{"type":"ack"`)
 	rejectedPrefix = []byte(`{"type":"rejected"`)
 	statePrefix    = []byte(`{"type":"state"`)
+	deltaPrefix    = []byte(`{"type":"delta"`)
 	legalKey       = []byte(`"legal":[`)
-	matchKey       = []byte(`,"match":{`)
+	legalPatch     = []byte(`["/legal",[`)
+	matchKey       = []byte(`"match":{`)
 	statusKey      = []byte(`"status":"`)
+	statusPatch    = []byte(`["/match/status","`)
 )
+
+// received counts the bytes the load's connections read, to tell what a
+// command costs in bytes sent.
+var received atomic.Int64
 
 func (p *loadPlayer) take(data []byte) {
 	switch {
 	case bytes.HasPrefix(data, ackPrefix), bytes.HasPrefix(data, rejectedPrefix):
 		p.acks <- struct{}{}
-	case bytes.HasPrefix(data, statePrefix):
-		// The legal commands come last but for the deadline, and the
-		// summary (when it changed) first: see room.stateFor.
+	case bytes.HasPrefix(data, statePrefix), bytes.HasPrefix(data, deltaPrefix):
+		// A whole state has its legal commands after its view and log
+		// (see room.stateFor), a delta in its patch when they changed;
+		// the summary comes first.
+		delta := data[len(`{"type":"`)] == 'd'
+		key := legalKey
+		i := -1
+		if delta {
+			key = legalPatch
+			i = bytes.Index(data, key)
+		} else {
+			i = bytes.LastIndex(data, key)
+		}
+		changed := !delta || i >= 0
 		var legal json.RawMessage
-		if i := bytes.LastIndex(data, legalKey); i >= 0 {
-			rest := data[i+len(legalKey):]
+		if i >= 0 {
+			rest := data[i+len(key):]
 			if len(rest) > 0 && rest[0] == '{' {
 				first := rest[:jsonValueEnd(rest)]
 				if j := bytes.Index(first, []byte(`"data":`)); j >= 0 {
@@ -290,15 +356,22 @@ func (p *loadPlayer) take(data []byte) {
 				}
 			}
 		}
-		over := false
-		if i := bytes.Index(data, matchKey); i >= 0 && i < 40 {
+		status := []byte(nil)
+		if delta {
+			if i := bytes.Index(data, statusPatch); i >= 0 {
+				status = data[i+len(statusPatch):]
+			}
+		} else if i := bytes.Index(data, matchKey); i >= 0 && i < 60 {
 			if j := bytes.Index(data[i:], statusKey); j >= 0 {
-				st := data[i+j+len(statusKey):]
-				over = !bytes.HasPrefix(st, []byte(`playing"`)) && !bytes.HasPrefix(st, []byte(`lobby"`))
+				status = data[i+j+len(statusKey):]
 			}
 		}
+		over := status != nil && !bytes.HasPrefix(status, []byte(`playing"`)) && !bytes.HasPrefix(status, []byte(`lobby"`))
 		p.mu.Lock()
-		p.legal = legal
+		if changed {
+			p.lastLegal = legal
+		}
+		p.legal = p.lastLegal
 		if over {
 			p.over = true
 		}
@@ -490,23 +563,49 @@ func (lm *loadMatch) close() {
 // BenchmarkServerCommand measures what one command costs the server
 // (closed loop: each match's players play as soon as they may): its CPU
 // time and allocations per command, with commands of many matches at
-// once. The matches are of the original default board; a match that ends
-// is replaced by a new one, and its setup is not counted.
+// once, and the bytes its connections are sent per command. The matches
+// are of the original default board; a match that ends is replaced by a
+// new one, and its setup is not counted.
 //
 //	go test ./server -run '^$' -bench ServerCommand -benchtime 20000x
+//
+// TABULA_LOAD_SERVERS=name=binary,name=binary… runs the same load against
+// other builds of the server side by side (test binaries of other commits,
+// made with go test -c): one sub-benchmark each, run in turn, so that with
+// -count they alternate and share the machine's state.
 func BenchmarkServerCommand(b *testing.B) {
 	if os.Getenv("TABULA_LOAD_SERVER") != "" {
 		b.Skip()
 	}
+	servers := loadServers()
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("matches=%d", n), func(b *testing.B) {
-			benchCommands(b, n)
+			if len(servers) == 0 {
+				benchCommands(b, startLoadServer(b), n)
+				return
+			}
+			for _, s := range servers {
+				b.Run("server="+s.name, func(b *testing.B) { benchCommands(b, startLoadServerBinary(b, s.binary), n) })
+			}
 		})
 	}
 }
 
-func benchCommands(b *testing.B, n int) {
-	ls := startLoadServer(b)
+// namedBinary is a build of the server to measure.
+type namedBinary struct{ name, binary string }
+
+// loadServers are the builds TABULA_LOAD_SERVERS names, if any.
+func loadServers() []namedBinary {
+	var out []namedBinary
+	for _, f := range strings.Split(os.Getenv("TABULA_LOAD_SERVERS"), ",") {
+		if name, bin, ok := strings.Cut(strings.TrimSpace(f), "="); ok {
+			out = append(out, namedBinary{name, bin})
+		}
+	}
+	return out
+}
+
+func benchCommands(b *testing.B, ls *loadServer, n int) {
 	board := loadBoard()
 	// Enough matches for every command, made before the clock starts: a
 	// game of the board lasts at least 14 commands.
@@ -521,6 +620,7 @@ func benchCommands(b *testing.B, n int) {
 	ls.saveAllocs(os.Getenv("TABULA_LOAD_ALLOCS") + ".before")
 	b.ResetTimer()
 	before := ls.stats(b)
+	bytesBefore := received.Load()
 	start := time.Now()
 	profiled := ls.profile(b)
 	var wg sync.WaitGroup
@@ -548,12 +648,17 @@ func benchCommands(b *testing.B, n int) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	after := ls.stats(b)
+	bytesAfter := received.Load()
 	b.StopTimer()
 	<-profiled
 	ls.saveAllocs(os.Getenv("TABULA_LOAD_ALLOCS"))
+	for len(pool) > 0 { // the matches left unplayed
+		(<-pool).close()
+	}
 	cmds := float64(done.Load())
 	b.ReportMetric(float64(after.CPU-before.CPU)/cmds/1e3, "server-µs/cmd")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/cmds, "server-allocs/cmd")
+	b.ReportMetric(float64(bytesAfter-bytesBefore)/cmds, "bytes-sent/cmd")
 	b.ReportMetric(cmds/elapsed.Seconds(), "cmds/s")
 }
 
@@ -622,14 +727,24 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	withBot := os.Getenv("TABULA_LOAD_BOT") != ""
 	ls := startLoadServer(b)
 	board := loadBoard()
+	empty := ls.liveStats(b)
 	setup := time.Now()
 	matches := newLoadMatches(b, ls.base, board, n, withBot)
 	var wg sync.WaitGroup
 	b.Logf("%d matches ready in %v", n, time.Since(setup).Round(time.Second))
+	// What a live connected match costs: the live heap (after a
+	// collection) with every match connected, less the empty server's.
+	ready := ls.liveStats(b)
+	perMatch := float64(ready.Heap-empty.Heap) / float64(n)
+	b.Logf("live heap %d MB with %d matches connected, %d MB empty: %.1f KB a match", ready.Heap>>20, n, empty.Heap>>20, perMatch/1024)
+	b.ReportMetric(perMatch/1024, "heap-KB/match")
+	stopWAL := make(chan struct{})
+	defer close(stopWAL)
+	wal := ls.watchWAL(stopWAL)
 	lat := &latencies{}
 	var all latencies
 	stop := time.Now().Add(time.Duration(seconds) * time.Second)
-	perMatch := float64(rate) / float64(n)
+	perMatchRate := float64(rate) / float64(n)
 	for i := range matches {
 		wg.Add(1)
 		go func() {
@@ -638,7 +753,7 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 			lm := matches[i]
 			due := time.Now()
 			for {
-				due = due.Add(time.Duration(r.ExpFloat64() / perMatch * float64(time.Second)))
+				due = due.Add(time.Duration(r.ExpFloat64() / perMatchRate * float64(time.Second)))
 				if due.After(stop) || time.Now().After(stop) {
 					// Commands left waiting at the end are not played;
 					// the match stays connected to the end.
@@ -677,9 +792,9 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 			cpu = float64(s.CPU-prev.CPU) / float64(cnt) / 1e3
 		}
 		prev = s
-		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server %.0f µs CPU/cmd, RSS %d MB (peak %d), heap %d MB, %d matches in memory, %d connections",
+		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server %.0f µs CPU/cmd, RSS %d MB (peak %d), heap %d MB, WAL %d MB (most %d), %d matches in memory, %d connections",
 			t.Sub(start).Seconds(), cnt, float64(cnt)/interval.Seconds(), p50.Round(10*time.Microsecond), p99.Round(10*time.Microsecond),
-			p999.Round(10*time.Microsecond), cpu, s.RSSNow>>20, s.RSS>>20, s.Heap>>20, s.Rooms, s.Online)
+			p999.Round(10*time.Microsecond), cpu, s.RSSNow>>20, s.RSS>>20, s.Heap>>20, ls.walSize()>>20, wal.Load()>>20, s.Rooms, s.Online)
 		if time.Now().After(stop) {
 			break
 		}
@@ -697,6 +812,7 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 		b.ReportMetric(float64(last.CPU-first.CPU)/float64(cnt)/1e3, "server-µs/cmd")
 	}
 	b.ReportMetric(float64(last.RSS>>20), "server-peak-MB")
+	b.ReportMetric(float64(wal.Load())/(1<<20), "wal-peak-MB")
 	if n := closes.Load(); n > 0 {
 		var why []string
 		closedBy.Range(func(k, _ any) bool { why = append(why, k.(string)); return len(why) < 5 })
