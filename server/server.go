@@ -48,6 +48,9 @@ type Options struct {
 	BoardsDir string
 	// Logger receives the server's structured log; nil discards it.
 	Logger *slog.Logger
+	// AccessLog logs every HTTP request at INFO (off: only failures and
+	// the limits clients hit).
+	AccessLog bool
 	// Addr is the address the server listens on; it names the host the
 	// server answers to besides the loopback names.
 	Addr string
@@ -157,18 +160,20 @@ func (l Limits) withDefaults() Limits {
 // Server is the Tabula server. Create it with New, serve Handler, and
 // Close it (or Shutdown, to tell clients) when done.
 type Server struct {
-	opts    Options
-	limits  Limits
-	store   store.Store
-	ownDB   bool
-	packs   game.Packs
-	log     *slog.Logger
-	library *library
-	defs    *defCache
-	metrics *metrics
-	hosts   hostCheck
-	creates *rateByAddr
-	uploads *rateByAddr
+	opts   Options
+	limits Limits
+	store  store.Store
+	ownDB  bool
+	packs  game.Packs
+	log    *slog.Logger
+	// limitLog spaces out the lines telling of limits hit.
+	limitLog limitLog
+	library  *library
+	defs     *defCache
+	metrics  *metrics
+	hosts    hostCheck
+	creates  *rateByAddr
+	uploads  *rateByAddr
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -535,7 +540,7 @@ func (srv *Server) Handler() http.Handler {
 }
 
 // guard wraps every request: the host check, the security headers, the
-// request log and metrics, and a recover that answers 500 rather than
+// request log (see logRequest), and a recover that answers 500 rather than
 // losing the connection.
 func (srv *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -552,9 +557,7 @@ func (srv *Server) guard(next http.Handler) http.Handler {
 					writeError(rw, http.StatusInternalServerError, "the server failed; this is a bug, and it was logged")
 				}
 			}
-			// The path only: queries may carry secrets.
-			srv.log.Info("request", "method", req.Method, "path", req.URL.Path, "status", rw.status,
-				"ms", float64(time.Since(start).Microseconds())/1000, "bytes", rw.bytes, "addr", clientAddr(req))
+			srv.logRequest(req, rw, time.Since(start))
 		}()
 		if !srv.hosts.allowed(req.Host) {
 			writeError(rw, http.StatusMisdirectedRequest, "this server does not answer to the host name %q; start it with --allowed-hosts %s if that is its name",

@@ -406,6 +406,9 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 			default:
 			}
 			srv.log.Debug("a client's connection ended", "match", id, "err", err, "reason", reason)
+			if errors.Is(err, websocket.ErrMessageTooBig) {
+				srv.limitHit("limit-message", "match", id)
+			}
 			var ce websocket.CloseError
 			if !errors.As(err, &ce) && ctx.Err() == nil {
 				s.closeWith(closeReason(err))
@@ -442,6 +445,7 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 	var msg clientMsg
 	if !rate.take(time.Now()) {
 		srv.metrics.rejected.WithLabelValues("rate").Inc()
+		srv.limitHit("limit-rate")
 		json.Unmarshal(data, &msg) // to name the message refused, if it says its id
 		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("too many messages: at most %g a second; try again", srv.limits.Rate)}, false
 	}
@@ -512,6 +516,7 @@ func (srv *Server) checkRights(r *room, q wsQuery, rt rights) error {
 		return &errRefused{http.StatusForbidden, errNoRight.Error()}
 	case int(r.conns.Load()) >= srv.limits.Connections:
 		srv.metrics.rejected.WithLabelValues("connections").Inc()
+		srv.limitHit("limit-connections", "match", r.id)
 		return &errRefused{http.StatusServiceUnavailable, fmt.Sprintf("this match has %d connections already, the most it takes", srv.limits.Connections)}
 	}
 	return nil

@@ -27,6 +27,7 @@ func newServe(ps game.Packs) *cobra.Command {
 	var l server.Limits
 	var idle, abandon, lease time.Duration
 	var playouts int
+	var accessLog bool
 	var natsURL, natsEmbed, natsDir, node string
 	c := &cobra.Command{
 		Use:   "serve",
@@ -86,7 +87,7 @@ flight are stored.`,
 			srv, err := server.New(server.Options{
 				Bots: bots, BotLevels: bot.Levels,
 				DB: db, Packs: ps, Bundled: server.BundledGames{FS: examples.Games, Default: "default"}, BoardsDir: boards,
-				Logger: logger, Addr: ln.Addr().String(), AllowedHosts: hosts, AllowedOrigins: origins, Limits: l,
+				Logger: logger, AccessLog: accessLog, Addr: ln.Addr().String(), AllowedHosts: hosts, AllowedOrigins: origins, Limits: l,
 				IdleAfter: idle, AbandonAfter: abandon, Cluster: cl, Node: node,
 			})
 			if err != nil {
@@ -127,6 +128,7 @@ flight are stored.`,
 	f.StringSliceVar(&origins, "allowed-origins", nil, "other sites whose pages may use the API (https://example.org)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	f.BoolVar(&accessLog, "access-log", false, "log every HTTP request (by default only failures and the limits clients hit)")
 	f.DurationVar(&idle, "idle-after", 30*time.Second, "how long a match nobody watches stays in memory")
 	f.DurationVar(&abandon, "abandon-after", 7*24*time.Hour, "close matches nobody touched for this long (negative: never)")
 	d := server.DefaultLimits
