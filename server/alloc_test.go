@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 
 	"github.com/coder/websocket"
@@ -30,7 +32,9 @@ func (discardPeer) close(websocket.StatusCode, string) {}
 func (discardPeer) closeNow()                          {}
 
 // The allocations of a command stay within their bound, so that the
-// server's cost per command cannot grow unnoticed. Each match of the
+// server's cost per command cannot grow unnoticed. TABULA_ALLOCS_PROFILE
+// names a file for the allocation profile of the measured commands (go
+// tool pprof -sample_index=alloc_objects -diff_base FILE.before FILE). Each match of the
 // party's default board has both its players connected; a command is
 // played as a client's would be (through its connection's link to the
 // room) and both connections are sent their state.
@@ -105,6 +109,23 @@ func TestCommandAllocations(t *testing.T) {
 	}
 	const n = 60
 	var before, after runtime.MemStats
+	if p := os.Getenv("TABULA_ALLOCS_PROFILE"); p != "" {
+		// Every allocation of the measured commands: the profile less
+		// the one saved before them (pprof -diff_base p.before).
+		runtime.MemProfileRate = 1
+		save := func(p string) {
+			runtime.GC()
+			f, err := os.Create(p)
+			must(t, err)
+			must(t, pprof.Lookup("allocs").WriteTo(f, 0))
+			f.Close()
+		}
+		save(p + ".before")
+		defer func() {
+			save(p)
+			runtime.MemProfileRate = 512 * 1024
+		}()
+	}
 	runtime.ReadMemStats(&before)
 	for i := range n {
 		if !play() {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/tabulagames/tabula/examples"
+	"github.com/tabulagames/tabula/store"
 )
 
 // The load benchmarks drive a real server, in a process of its own, over
@@ -59,6 +60,9 @@ func runLoadServer() {
 		st := readStats()
 		srv.mu.Lock()
 		st.Rooms = len(srv.rooms)
+		if ss, ok := store.StatsOf(srv.store); ok {
+			st.Appends, st.Commits, st.Checkpoints = ss.Appends, ss.Commits, ss.Checkpoints
+		}
 		for _, r := range srv.rooms {
 			st.Online += int(r.online.Load())
 		}
@@ -89,6 +93,8 @@ type procStats struct {
 	Heap    uint64
 	Rooms   int
 	Online  int // connections to the matches in memory
+	// Appends, Commits and Checkpoints are the store's (store.Stats).
+	Appends, Commits, Checkpoints int64
 }
 
 func readStats() procStats {
@@ -659,6 +665,9 @@ func benchCommands(b *testing.B, ls *loadServer, n int) {
 	b.ReportMetric(float64(after.CPU-before.CPU)/cmds/1e3, "server-µs/cmd")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/cmds, "server-allocs/cmd")
 	b.ReportMetric(float64(bytesAfter-bytesBefore)/cmds, "bytes-sent/cmd")
+	if c := after.Commits - before.Commits; c > 0 {
+		b.ReportMetric(float64(after.Appends-before.Appends)/float64(c), "cmds/commit")
+	}
 	b.ReportMetric(cmds/elapsed.Seconds(), "cmds/s")
 }
 

@@ -49,6 +49,9 @@ func BenchmarkAppend(b *testing.B) {
 			}
 			wg.Wait()
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N)/1e3, "cpu-µs/append")
+			if st, ok := store.StatsOf(s); ok && st.Commits > 0 {
+				b.ReportMetric(float64(st.Appends)/float64(st.Commits), "appends/commit")
+			}
 		})
 	}
 }

@@ -106,7 +106,11 @@ func openSQLite(path string) (Store, error) {
 	}
 	s := newDB(sqldb, dialect{}, path)
 	if err := s.migrate(); err != nil {
-		s.Close()
+		sqldb.Close()
+		return nil, fail(err)
+	}
+	if err := s.start(); err != nil {
+		sqldb.Close()
 		return nil, fail(err)
 	}
 	return s, nil
@@ -121,8 +125,12 @@ func openPostgres(url string) (Store, error) {
 	}
 	sqldb.SetMaxOpenConns(16)
 	s := newDB(sqldb, dialect{postgres: true}, name)
-	if err := s.migrate(); err != nil {
-		s.Close()
+	err = s.migrate()
+	if err == nil {
+		err = s.start()
+	}
+	if err != nil {
+		sqldb.Close()
 		return nil, fmt.Errorf("the database %s cannot be used: %w", name, err)
 	}
 	return s, nil

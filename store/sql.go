@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +23,12 @@ type db struct {
 	appends chan writeReq
 	done    chan struct{}
 	insStmt *sql.Stmt // the writer's prepared insert of a command
+	// wconn is the writer's own connection (SQLite), on which SQLite
+	// never checkpoints: ckpt does, from another.
+	wconn *sql.Conn
+	ckpt  *checkpointer
+
+	appended, commits atomic.Int64
 
 	// closing guards appends: queue holds it for reading while it
 	// queues, Close for writing while it closes the queue.
@@ -72,9 +80,34 @@ func Open(dsn string) (Store, error) {
 }
 
 func newDB(sqldb *sql.DB, d dialect, name string) *db {
-	s := &db{sql: sqldb, dialect: d, name: name, appends: make(chan writeReq, 4096), done: make(chan struct{})}
+	return &db{sql: sqldb, dialect: d, name: name, appends: make(chan writeReq, 4096), done: make(chan struct{})}
+}
+
+// start starts the writer, once the database is migrated. With SQLite
+// the writer has a connection of its own, which never checkpoints, and a
+// checkpointer another.
+func (s *db) start() error {
+	if !s.dialect.postgres {
+		ctx := context.Background()
+		w, err := s.sql.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		// journal_size_limit truncates the log back to 4 MiB when it
+		// starts over, should it have grown past that.
+		if _, err := w.ExecContext(ctx, "PRAGMA wal_autocheckpoint=0; PRAGMA journal_size_limit=4194304"); err != nil {
+			w.Close()
+			return err
+		}
+		c, err := s.sql.Conn(ctx)
+		if err != nil {
+			w.Close()
+			return err
+		}
+		s.wconn, s.ckpt = w, newCheckpointer(c)
+	}
 	go s.writer()
-	return s
+	return nil
 }
 
 func (s *db) Close() error {
@@ -89,6 +122,12 @@ func (s *db) Close() error {
 	<-s.done
 	if s.insStmt != nil {
 		s.insStmt.Close()
+	}
+	if s.ckpt != nil {
+		s.ckpt.close()
+	}
+	if s.wconn != nil {
+		s.wconn.Close()
 	}
 	return s.sql.Close()
 }
@@ -385,45 +424,92 @@ func (s *db) queue(ctx context.Context, req writeReq) error {
 	return <-req.done
 }
 
+// maxBatch bounds the appends of one transaction.
+const maxBatch = 512
+
+// maxGather bounds how long the writer gathers a batch before it commits.
+const maxGather = 500 * time.Microsecond
+
 // writer runs the queued writes in order, committing consecutive appends
-// in batches.
+// in batches (group commit). A commit costs about the same whatever it
+// holds, so the batch grows with the load: besides every append already
+// queued, the writer lets the goroutines about to append run first
+// (runtime.Gosched) and takes theirs too, for as long as each round
+// brings more and at most maxGather. A lone append on a quiet server is
+// committed at once: nothing else is running, and nothing comes.
 func (s *db) writer() {
 	defer close(s.done)
-	const maxBatch = 512
 	batch := make([]writeReq, 0, maxBatch)
 	for first := range s.appends {
 		if first.exec != nil {
-			first.done <- s.transact(first.exec)
+			s.held(func() { first.done <- s.transact(first.exec) })
 			continue
 		}
 		batch = append(batch[:0], first)
-		var after *writeReq // a write that ended the batch
-	fill:
-		for len(batch) < maxBatch {
-			select {
-			case r, ok := <-s.appends:
-				if !ok {
-					break fill
-				}
-				if r.exec != nil {
-					after = &r
-					break fill
-				}
-				batch = append(batch, r)
-			default:
-				break fill
+		start := time.Now()
+		batch, after := s.gather(batch) // after: a write that ended the batch
+		for after == nil && len(batch) < maxBatch && time.Since(start) < maxGather {
+			// Let the rooms that are playing a command reach their append.
+			runtime.Gosched()
+			n := len(batch)
+			if batch, after = s.gather(batch); len(batch) == n {
+				break
 			}
 		}
-		s.commit(batch)
+		s.held(func() { s.commit(batch) })
+		s.appended.Add(int64(len(batch)))
+		s.commits.Add(1)
+		if s.ckpt != nil {
+			s.ckpt.wrote(len(batch))
+		}
 		if after != nil {
-			after.done <- s.transact(after.exec)
+			s.held(func() { after.done <- s.transact(after.exec) })
 		}
 	}
 }
 
+// held runs a commit while the checkpointer does not hold the writer.
+func (s *db) held(commit func()) {
+	if s.ckpt == nil {
+		commit()
+		return
+	}
+	s.ckpt.hold.Lock()
+	defer s.ckpt.hold.Unlock()
+	commit()
+}
+
+// gather adds the appends queued now to the batch, up to maxBatch; a
+// write of another kind ends it and is returned.
+func (s *db) gather(batch []writeReq) ([]writeReq, *writeReq) {
+	for len(batch) < maxBatch {
+		select {
+		case r, ok := <-s.appends:
+			if !ok {
+				return batch, nil
+			}
+			if r.exec != nil {
+				return batch, &r
+			}
+			batch = append(batch, r)
+		default:
+			return batch, nil
+		}
+	}
+	return batch, nil
+}
+
+// begin starts a transaction on the writer's connection.
+func (s *db) begin() (*sql.Tx, error) {
+	if s.wconn != nil {
+		return s.wconn.BeginTx(context.Background(), nil)
+	}
+	return s.sql.Begin()
+}
+
 // transact runs one write in its own transaction.
 func (s *db) transact(exec func(tx *sql.Tx) error) error {
-	tx, err := s.sql.Begin()
+	tx, err := s.begin()
 	if err != nil {
 		return err
 	}
@@ -431,7 +517,11 @@ func (s *db) transact(exec func(tx *sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	err = tx.Commit()
+	if s.ckpt != nil {
+		s.ckpt.wrote(1)
+	}
+	return err
 }
 
 // commit writes a batch in one transaction. If the transaction fails, each
@@ -455,13 +545,16 @@ func (s *db) commit(batch []writeReq) {
 }
 
 func (s *db) insert(batch []writeReq) error {
-	tx, err := s.sql.Begin()
+	tx, err := s.begin()
 	if err != nil {
 		return err
 	}
 	if s.insStmt == nil {
 		// Prepared once: compiling the statement for every batch costs
-		// more than the batch's inserts.
+		// more than the batch's inserts. (Prepared on the pool, not on the
+		// writer's connection: a transaction uses the pool's statement as
+		// prepared on its connection, but prepares one of a connection's
+		// again every time.)
 		if s.insStmt, err = s.sql.Prepare(s.dialect.q(insertCommand)); err != nil {
 			tx.Rollback()
 			return err
@@ -492,3 +585,27 @@ func (s *db) insert(batch []writeReq) error {
 // statement.
 const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash)
 	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`
+
+// Stats are what a store did so far, for benchmarks and operators.
+type Stats struct {
+	// Appends are the commands stored, Commits the transactions that
+	// stored them (Appends/Commits is the mean batch).
+	Appends, Commits int64
+	// Checkpoints counts SQLite's copies of its write-ahead log into the
+	// database file; WALPages is the log's length, in pages, after the
+	// last one.
+	Checkpoints, WALPages int64
+}
+
+// StatsOf returns a store's Stats, if it keeps them.
+func StatsOf(s Store) (Stats, bool) {
+	d, ok := s.(*db)
+	if !ok {
+		return Stats{}, false
+	}
+	st := Stats{Appends: d.appended.Load(), Commits: d.commits.Load()}
+	if d.ckpt != nil {
+		st.Checkpoints, st.WALPages = d.ckpt.done.Load(), d.ckpt.pages.Load()
+	}
+	return st, true
+}
