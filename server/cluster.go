@@ -60,6 +60,7 @@ const (
 	subjAttach  = "attach"  // a client of another node watches a match here
 	subjCommand = "command" // a command of such a client
 	subjDetach  = "detach"  // such a client left
+	subjSync    = "sync"    // such a client asks for a whole state
 	subjFrames  = "frames"  // what the owner sends such a client
 	subjPing    = "ping"    // are you there?
 )
@@ -75,7 +76,7 @@ func (srv *Server) joinCluster() error {
 	srv.inner = inner
 	for subj, fn := range map[string]func([]byte) ([]byte, error){
 		subjHTTP: srv.answerHTTP, subjConnect: srv.answerConnect, subjAttach: srv.answerAttach,
-		subjCommand: srv.answerCommand, subjDetach: srv.answerDetach,
+		subjCommand: srv.answerCommand, subjDetach: srv.answerDetach, subjSync: srv.answerSync,
 		subjPing: func([]byte) ([]byte, error) { return []byte("{}"), nil },
 	} {
 		if err := c.Handle(subj, fn); err != nil {
@@ -247,6 +248,8 @@ type attachMsg struct {
 	Session string  `json:"session"`
 	Query   wsQuery `json:"query"`
 	Command *clientMsg
+	// Log is how many log records a client asking for a whole state has.
+	Log int `json:"log,omitempty"`
 }
 
 // connectAnswer is an owner's answer to a client's node: refused, or
@@ -426,6 +429,21 @@ func (l *remoteLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool
 	return *a.Reply, a.Send, nil
 }
 
+func (l *remoteLink) sync(ctx context.Context, log int) error {
+	out, err := l.srv.request(ctx, l.owner, subjSync, attachMsg{Match: l.match, Session: l.id, Log: log})
+	if err != nil {
+		return err
+	}
+	var a connectAnswer
+	if err := json.Unmarshal(out, &a); err != nil {
+		return err
+	}
+	if err := a.err(); err != nil {
+		return fmt.Errorf("%w: %v", errOwnerGone, err)
+	}
+	return nil
+}
+
 func (l *remoteLink) detach() {
 	l.mu.Lock()
 	gone := l.gone
@@ -574,6 +592,22 @@ func (srv *Server) answerCommand(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(connectAnswer{Seat: s.seat, Reply: &reply, Send: send})
+}
+
+// answerSync sends another node's client a whole state.
+func (srv *Server) answerSync(data []byte) ([]byte, error) {
+	var m attachMsg
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	s := srv.remoteSession(m.Session)
+	if s == nil || s.currentLink() == nil {
+		return json.Marshal(connectAnswer{Status: http.StatusGone, Error: "this session is not attached here"})
+	}
+	if err := s.currentLink().sync(srv.ctx, m.Log); err != nil {
+		return nil, err
+	}
+	return json.Marshal(connectAnswer{Seat: s.seat})
 }
 
 // answerDetach takes another node's client out of its match.

@@ -222,6 +222,13 @@ type client struct {
 	entries []game.Entry
 	raw     []string
 	id      int
+	// doc is what the page would hold of the match, n the number of the
+	// last message.
+	doc map[string]any
+	n   int
+	// logBefore is the log length the document said before the last
+	// message.
+	logBefore int
 }
 
 // dial connects to a match with a query of secrets ("token=…").
@@ -271,22 +278,52 @@ func dial(t testing.TB, base, match, query string) *client {
 	return c
 }
 
-// take keeps a message: the latest state and every entry.
+// take keeps a message: the latest state and every entry. A delta is
+// applied to the document the client holds, as the page applies it
+// (applyPatch): c.last is always the whole state.
 func (c *client) take(data []byte) map[string]any {
 	var m map[string]any
 	json.Unmarshal(data, &m)
 	c.raw = append(c.raw, string(data))
-	if m["type"] == "state" {
-		var s stateIn
-		if err := json.Unmarshal(data, &s); err != nil {
-			c.t.Fatalf("a state message does not decode: %v", err)
-		}
-		c.last = s
-		if s.Match != nil {
-			c.match = *s.Match
-		}
-		c.entries = append(c.entries, s.Entries...)
+	n, _ := m["n"].(float64)
+	if m["type"] == "state" || m["type"] == "delta" {
+		c.logBefore = c.last.Log
 	}
+	switch m["type"] {
+	case "state":
+		c.doc = map[string]any{}
+		for k, v := range m {
+			if k != "type" && k != "n" && k != "entries" {
+				c.doc[k] = v
+			}
+		}
+	case "delta":
+		if c.doc == nil || int(n) != c.n+1 {
+			c.t.Fatalf("delta %v after message %d (a whole state first: %v): %s", n, c.n, c.doc != nil, data)
+		}
+		patch, _ := json.Marshal(m["patch"])
+		if m["patch"] == nil {
+			patch = []byte("[]")
+		}
+		c.doc = applyPatch(c.t, c.doc, patch).(map[string]any)
+	default:
+		return m
+	}
+	c.n = int(n)
+	whole := map[string]any{"type": "state", "entries": m["entries"]}
+	for k, v := range c.doc {
+		whole[k] = v
+	}
+	state, _ := json.Marshal(whole)
+	var s stateIn
+	if err := json.Unmarshal(state, &s); err != nil {
+		c.t.Fatalf("a state message does not decode: %v", err)
+	}
+	c.last = s
+	if s.Match != nil {
+		c.match = *s.Match
+	}
+	c.entries = append(c.entries, s.Entries...)
 	return m
 }
 

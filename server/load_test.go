@@ -327,7 +327,42 @@ var (
 	matchKey       = []byte(`"match":{`)
 	statusKey      = []byte(`"status":"`)
 	statusPatch    = []byte(`["/match/status","`)
+	matchPatch     = []byte(`["/match",{`)
 )
+
+// firstLegal finds the first legal command in a whole state or a delta,
+// without decoding it: a whole state has its legal commands after its view
+// and log (see room.message), a delta sets them whole in its patch when
+// they changed.
+// changed is false for a delta that leaves them as they were; the command
+// is nil when there is none, and a part of msg otherwise.
+func firstLegal(msg []byte) (cmd []byte, changed bool) {
+	delta := bytes.HasPrefix(msg, deltaPrefix)
+	key := legalKey
+	i := -1
+	if delta {
+		key = legalPatch
+		if i = bytes.Index(msg, key); i < 0 {
+			return nil, false
+		}
+	} else {
+		i = bytes.LastIndex(msg, key)
+	}
+	if i < 0 {
+		return nil, true
+	}
+	rest := msg[i+len(key):]
+	if len(rest) == 0 || rest[0] != '{' {
+		return nil, true
+	}
+	first := rest[:jsonValueEnd(rest)]
+	j := bytes.Index(first, []byte(`"data":`))
+	if j < 0 {
+		return nil, true
+	}
+	v := first[j+len(`"data":`):]
+	return v[:jsonValueEnd(v)], true
+}
 
 // received counts the bytes the load's connections read, to tell what a
 // command costs in bytes sent.
@@ -338,34 +373,17 @@ func (p *loadPlayer) take(data []byte) {
 	case bytes.HasPrefix(data, ackPrefix), bytes.HasPrefix(data, rejectedPrefix):
 		p.acks <- struct{}{}
 	case bytes.HasPrefix(data, statePrefix), bytes.HasPrefix(data, deltaPrefix):
-		// A whole state has its legal commands after its view and log
-		// (see room.stateFor), a delta in its patch when they changed;
-		// the summary comes first.
+		first, changed := firstLegal(data)
+		legal := json.RawMessage(bytes.Clone(first))
 		delta := data[len(`{"type":"`)] == 'd'
-		key := legalKey
-		i := -1
-		if delta {
-			key = legalPatch
-			i = bytes.Index(data, key)
-		} else {
-			i = bytes.LastIndex(data, key)
-		}
-		changed := !delta || i >= 0
-		var legal json.RawMessage
-		if i >= 0 {
-			rest := data[i+len(key):]
-			if len(rest) > 0 && rest[0] == '{' {
-				first := rest[:jsonValueEnd(rest)]
-				if j := bytes.Index(first, []byte(`"data":`)); j >= 0 {
-					v := first[j+len(`"data":`):]
-					legal = json.RawMessage(bytes.Clone(v[:jsonValueEnd(v)]))
-				}
-			}
-		}
 		status := []byte(nil)
 		if delta {
 			if i := bytes.Index(data, statusPatch); i >= 0 {
 				status = data[i+len(statusPatch):]
+			} else if i := bytes.Index(data, matchPatch); i >= 0 {
+				if j := bytes.Index(data[i:], statusKey); j >= 0 {
+					status = data[i+j+len(statusKey):]
+				}
 			}
 		} else if i := bytes.Index(data, matchKey); i >= 0 && i < 60 {
 			if j := bytes.Index(data[i:], statusKey); j >= 0 {

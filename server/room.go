@@ -1,19 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,13 +49,19 @@ type room struct {
 	// its state, and clears ackTo.
 	ackTo  *session
 	ackID  int
-	sumVer int // counts changes of the summary, so connections get it only when it changed
+	sumVer int // counts changes of the summary
 	// sumEnc is the encoding of the summary of, the last one published
 	// that a connection was sent.
 	sumEnc struct {
 		of   *Summary
 		data []byte
 	}
+	// What connections are sent (state.go): ver numbers their messages,
+	// mver counts the changes of the match (a seat's view is built again
+	// only after one), seen holds what each seat watched was last sent.
+	ver  int
+	mver int
+	seen map[int]*parts
 
 	// Read by others without waiting.
 	snap      atomic.Pointer[Summary]
@@ -239,6 +241,7 @@ func (r *room) rebuild(ctx context.Context) error {
 		return err
 	}
 	r.m = m
+	r.mver++
 	for i, c := range cmds {
 		if c.Seq != i {
 			return fmt.Errorf("stored commands jump from %d to %d", i-1, c.Seq)
@@ -440,6 +443,7 @@ func (r *room) start(ctx context.Context, rt rights) error {
 		return err
 	}
 	r.m = m
+	r.mver++
 	r.srv.log.Info("match started", "match", r.id, "game", r.rec.BoardName, "players", len(seats))
 	r.changed()
 	return nil
@@ -532,7 +536,9 @@ func (r *room) command(ctx context.Context, seat int, data json.RawMessage) erro
 // apply plays and stores one command. If storing fails, the match is
 // rebuilt from what is stored, so that memory never runs ahead of disk.
 func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error {
-	if err := r.m.Apply(seat, data); err != nil {
+	err := r.m.Apply(seat, data)
+	r.mver++
+	if err != nil {
 		if engine.IsRejected(err) {
 			r.srv.metrics.rejected.WithLabelValues("rules").Inc()
 			return err
@@ -542,7 +548,7 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error 
 	}
 	seq := r.rec.Commands
 	start := time.Now()
-	err := r.srv.store.Append(ctx, r.id, store.Command{Seq: seq, Player: seat, Data: data, Hash: r.m.Hash()}, r.rec.Fence)
+	err = r.srv.store.Append(ctx, r.id, store.Command{Seq: seq, Player: seat, Data: data, Hash: r.m.Hash()}, r.rec.Fence)
 	r.srv.metrics.storeWrite.Observe(time.Since(start).Seconds())
 	if err != nil {
 		r.srv.log.Error("storing a command", "match", r.id, "seq", seq, "err", err)
@@ -883,243 +889,6 @@ func (r *room) publish() {
 
 // summary is the latest published summary.
 func (r *room) summary() Summary { return *r.snap.Load() }
-
-// stateMsg is what a connection is sent after every change: the summary
-// (when it changed), the viewer's view, its legal commands and the log
-// entries it has not seen.
-type stateMsg struct {
-	Type    string          `json:"type"`
-	Match   *Summary        `json:"match,omitempty"`
-	You     int             `json:"you"`
-	View    json.RawMessage `json:"view,omitempty"`
-	Legal   []game.Command  `json:"legal"`
-	Entries []game.Entry    `json:"entries"`
-	// Log is the number of log records the viewer has seen, to ask for
-	// the rest after a reconnection.
-	Log int `json:"log"`
-	// Deadline is when the viewer's time to decide runs out, in Unix
-	// milliseconds (0: no limit).
-	Deadline int64  `json:"deadline,omitempty"`
-	Hash     string `json:"hash,omitempty"`
-}
-
-// broadcast sends every connection what changed. Connections that see the
-// same thing (the same seat, the same part of the log) share one
-// encoding: spectators, and a player's several tabs. Within one
-// broadcast the summary is encoded once, and log entries that several
-// viewers see alike (a public log) are encoded once for all of them.
-func (r *room) broadcast() {
-	if len(r.sessions) == 0 {
-		r.ackTo = nil
-		return
-	}
-	var bc broadcastCache
-	logLen := 0
-	if r.m != nil {
-		logLen = r.m.LogLen()
-	}
-	for s := range r.sessions {
-		k := stateKey{s.seat, s.logSent, s.sumVer}
-		msg := bc.message(k)
-		if msg == nil {
-			msg = r.stateFor(s.seat, s.logSent, s.sumVer != r.sumVer, &bc)
-			bc.msgs = append(bc.msgs, keyedMsg{k, msg})
-		}
-		if s == r.ackTo && !s.relayed() {
-			s.sendAck(msg, r.ackID)
-			r.ackTo = nil
-		} else {
-			s.send(msg)
-		}
-		s.logSent = logLen
-		s.sumVer = r.sumVer
-	}
-}
-
-// stateKey is what makes two connections' state messages alike: the seat,
-// the part of the log already sent, the summary already sent.
-type stateKey struct{ seat, from, sumVer int }
-
-type keyedMsg struct {
-	key stateKey
-	msg []byte
-}
-
-// broadcastCache holds what one broadcast encoded, to share it: the
-// messages by key (few: a room's connections see a handful of distinct
-// things) and the encoded log entries by their first record.
-type broadcastCache struct {
-	msgs    []keyedMsg
-	entries []encodedEntries
-}
-
-type encodedEntries struct {
-	from    int
-	entries []game.Entry
-	enc     []byte // a part of a message already made, never changed
-}
-
-func (c *broadcastCache) message(k stateKey) []byte {
-	for _, m := range c.msgs {
-		if m.key == k {
-			return m.msg
-		}
-	}
-	return nil
-}
-
-// encodedLog returns the encoding of entries if an earlier message of the
-// broadcast holds the same entries.
-func (c *broadcastCache) encodedLog(from int, entries []game.Entry) ([]byte, bool) {
-	for _, e := range c.entries {
-		if e.from == from && slices.EqualFunc(e.entries, entries, sameEntry) {
-			return e.enc, true
-		}
-	}
-	return nil, false
-}
-
-// sameEntry reports whether two log entries are the same, and so encode
-// the same.
-func sameEntry(a, b game.Entry) bool {
-	da, db := a.Data, b.Data
-	a.Data, b.Data = nil, nil
-	return a == b && (da == nil && db == nil || reflect.DeepEqual(da, db))
-}
-
-// stateFor encodes the state message of a viewer who has seen the log up
-// to from: written by hand around the pack's own encodings, so that
-// nothing is encoded twice. The message is built in a pooled buffer and
-// copied out once, at its size: it is shared by connections and queued,
-// so it is never changed afterwards.
-func (r *room) stateFor(seat, from int, withSummary bool, bc *broadcastCache) []byte {
-	e := getEncoder()
-	defer putEncoder(e)
-	b := &e.buf
-	b.WriteString(`{"type":"state","you":`)
-	e.int(seat)
-	if withSummary {
-		b.WriteString(`,"match":`)
-		b.Write(r.summaryJSON())
-	}
-	if r.m == nil {
-		b.WriteString(`,"legal":[],"entries":[]}`)
-		return bytes.Clone(b.Bytes())
-	}
-	// The match's view, log and legal commands, unless showing them fails
-	// (a bug in a pack): then the match is broken and the message says so
-	// without them.
-	mark := b.Len()
-	ok := false
-	var entries []game.Entry
-	entStart, entEnd := -1, -1
-	r.protect(func() {
-		b.WriteString(`,"view":`)
-		e.encode(r.m.View(seat))
-		b.WriteString(`,"entries":`)
-		entries = r.m.Log(seat, from)
-		if enc, ok := bc.encodedLog(from, entries); ok {
-			b.Write(enc)
-		} else {
-			entStart = b.Len()
-			e.encode(entries)
-			entEnd = b.Len()
-		}
-		b.WriteString(`,"log":`)
-		e.int(r.m.LogLen())
-		b.WriteString(`,"hash":"`)
-		b.WriteString(r.m.Hash())
-		b.WriteString(`","legal":`)
-		var legal []game.Command
-		if seat >= 0 && r.playing() && !r.rec.Seats[seat].Bot {
-			legal = r.m.Legal(seat)
-		}
-		if legal == nil {
-			b.WriteString("[]")
-		} else {
-			e.encode(legal)
-		}
-		if d, ok := r.deadlines[seat]; ok && legal != nil {
-			b.WriteString(`,"deadline":`)
-			e.int(int(d.UnixMilli()))
-		}
-		ok = true
-	})
-	if !ok {
-		// A broken match: the summary says why.
-		b.Truncate(mark)
-		if !withSummary {
-			b.WriteString(`,"match":`)
-			b.Write(r.summaryJSON())
-		}
-		b.WriteString(`,"legal":[],"entries":[]}`)
-		return bytes.Clone(b.Bytes())
-	}
-	b.WriteByte('}')
-	msg := bytes.Clone(b.Bytes())
-	if entStart >= 0 {
-		bc.entries = append(bc.entries, encodedEntries{from, entries, msg[entStart:entEnd:entEnd]})
-	}
-	return msg
-}
-
-// summaryJSON is the encoding of the published summary, made once per
-// summary.
-func (r *room) summaryJSON() []byte {
-	sum := r.snap.Load()
-	if r.sumEnc.of != sum {
-		r.sumEnc.of, r.sumEnc.data = sum, appendJSON(nil, sum)
-	}
-	return r.sumEnc.data
-}
-
-// encoder is a JSON encoder writing to a buffer, kept in a pool: a state
-// message is built in one, then copied out at its size.
-type encoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-	num [20]byte
-}
-
-var encoders = sync.Pool{New: func() any {
-	e := &encoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	return e
-}}
-
-func getEncoder() *encoder { return encoders.Get().(*encoder) }
-
-func putEncoder(e *encoder) {
-	if e.buf.Cap() > 1<<20 {
-		return // do not keep a huge buffer
-	}
-	e.buf.Reset()
-	encoders.Put(e)
-}
-
-// encode appends v's JSON encoding, as json.Marshal writes it. What is
-// encoded is the server's own types or a pack's views, which always
-// encode; a view that does not is a bug in its pack, and panics, which
-// breaks the match.
-func (e *encoder) encode(v any) {
-	if err := e.enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("a message does not encode: %v", err))
-	}
-	e.buf.Truncate(e.buf.Len() - 1) // the newline Encode ends with
-}
-
-func (e *encoder) int(n int) { e.buf.Write(strconv.AppendInt(e.num[:0], int64(n), 10)) }
-
-// appendJSON appends v's JSON encoding to b. What the server sends is its
-// own types or a pack's views, which always encode; a view that does not
-// is a bug in its pack, and panics, which breaks the match.
-func appendJSON(b []byte, v any) []byte {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("a message does not encode: %v", err))
-	}
-	return append(b, data...)
-}
 
 func contentHash(data []byte) string {
 	sum := sha256.Sum256(data)

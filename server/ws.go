@@ -44,8 +44,8 @@ type session struct {
 	peer    peer
 	seat    int
 	out     chan outMsg
-	logSent int // log records already sent (touched only by the room)
-	sumVer  int // the room's summary version last sent (room only)
+	logSent int    // log records already sent (touched only by the room)
+	sent    *parts // what it was last sent (room only); nil: the next message is a whole state
 	once    sync.Once
 	done    chan struct{}
 	reason  string
@@ -66,7 +66,7 @@ type session struct {
 }
 
 func newSession(p peer, seat int) *session {
-	return &session{peer: p, seat: seat, out: make(chan outMsg, outSize), done: make(chan struct{}), sumVer: -1,
+	return &session{peer: p, seat: seat, out: make(chan outMsg, outSize), done: make(chan struct{}),
 		moved: make(chan struct{}, 1)}
 }
 
@@ -119,13 +119,10 @@ func (s *session) currentLink() link {
 	return s.link
 }
 
-// noteLog remembers the log length a frame for the client says, so that
-// a session moved to another owner asks only for the rest.
+// noteLog remembers the log length a frame for the client says (a whole
+// state's "log", or a delta's patch of it), so that a session moved to
+// another owner asks only for the rest.
 func (s *session) noteLog(frame []byte) {
-	var one struct {
-		Type string `json:"type"`
-		Log  int    `json:"log"`
-	}
 	if len(frame) > 0 && frame[0] == '[' {
 		var many []json.RawMessage
 		json.Unmarshal(frame, &many)
@@ -134,9 +131,28 @@ func (s *session) noteLog(frame []byte) {
 		}
 		return
 	}
-	if json.Unmarshal(frame, &one) == nil && one.Type == "state" && one.Log > 0 {
+	var one struct {
+		Type  string              `json:"type"`
+		Log   int                 `json:"log"`
+		Patch [][]json.RawMessage `json:"patch"`
+	}
+	if json.Unmarshal(frame, &one) != nil {
+		return
+	}
+	log := 0
+	switch one.Type {
+	case "state":
+		log = one.Log
+	case "delta":
+		for _, op := range one.Patch {
+			if len(op) == 2 && string(op[0]) == `"/log"` {
+				json.Unmarshal(op[1], &log)
+			}
+		}
+	}
+	if log > 0 {
 		s.linkMu.Lock()
-		s.lastLog = one.Log
+		s.lastLog = log
 		s.linkMu.Unlock()
 	}
 }
@@ -296,11 +312,13 @@ func joinMessages(b []byte, msgs []outMsg) []byte {
 }
 
 // clientMsg is what a client sends: a command, with an id the reply
-// names.
+// names, or a request for a whole state ("sync", with how many log
+// records the client has).
 type clientMsg struct {
 	Type string          `json:"type"`
 	ID   int             `json:"id"`
 	Data json.RawMessage `json:"data"`
+	Log  int             `json:"log,omitempty"`
 }
 
 // replyMsg acknowledges or rejects a client's command.
@@ -347,6 +365,9 @@ type link interface {
 	// command plays a client's command; send reports whether its reply
 	// must still be sent (it went with the state otherwise).
 	command(ctx context.Context, msg clientMsg) (reply replyMsg, send bool, err error)
+	// sync sends the client a whole state, with the log from record log
+	// on.
+	sync(ctx context.Context, log int) error
 	// detach takes the connection out of the match.
 	detach()
 }
@@ -416,6 +437,17 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		msg, reply, ok := srv.parseMessage(data, rate)
+		if ok && msg.Type == "sync" {
+			l := s.currentLink()
+			err := l.sync(ctx, msg.Log)
+			if errors.Is(err, errOwnerGone) && s.awaitRelink(ctx, l) != nil {
+				err = nil // the next owner sends a whole state as it attaches
+			}
+			if err != nil {
+				srv.log.Debug("a client's whole state could not be sent", "match", id, "err", err)
+			}
+			continue
+		}
 		if ok {
 			var send bool
 			l := s.currentLink()
@@ -440,7 +472,8 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 }
 
 // parseMessage checks a client message: within its connection's rate, a
-// command in JSON. It returns the message, or the reply refusing it.
+// command or a request for a whole state, in JSON. It returns the
+// message, or the reply refusing it.
 func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg, bool) {
 	var msg clientMsg
 	if !rate.take(time.Now()) {
@@ -449,15 +482,22 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 		json.Unmarshal(data, &msg) // to name the message refused, if it says its id
 		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("too many messages: at most %g a second; try again", srv.limits.Rate)}, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&msg); err != nil || dec.More() {
-		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		reason := "not a JSON message"
-		if err != nil {
-			reason += ": " + err.Error()
+	if m, ok := quickCommand(data); ok {
+		msg = m
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&msg); err != nil || dec.More() {
+			srv.metrics.rejected.WithLabelValues("malformed").Inc()
+			reason := "not a JSON message"
+			if err != nil {
+				reason += ": " + err.Error()
+			}
+			return msg, replyMsg{Type: "rejected", Reason: reason}, false
 		}
-		return msg, replyMsg{Type: "rejected", Reason: reason}, false
+	}
+	if msg.Type == "sync" {
+		return msg, replyMsg{}, true
 	}
 	if msg.Type != "command" {
 		srv.metrics.rejected.WithLabelValues("malformed").Inc()
@@ -467,6 +507,30 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, false
 	}
 	return msg, replyMsg{}, true
+}
+
+// quickCommand reads a command written as pages write them,
+// {"type":"command","id":N,"data":…}, without the JSON decoder; false for
+// anything else, which the decoder reads (and words the errors of).
+func quickCommand(data []byte) (clientMsg, bool) {
+	const prefix, dataKey = `{"type":"command","id":`, `,"data":`
+	if !bytes.HasPrefix(data, []byte(prefix)) || data[len(data)-1] != '}' {
+		return clientMsg{}, false
+	}
+	i, id := len(prefix), 0
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' && i < len(prefix)+15 {
+		id = id*10 + int(data[i]-'0')
+		i++
+	}
+	if i == len(prefix) || (data[len(prefix)] == '0' && i > len(prefix)+1) || !bytes.HasPrefix(data[i:], []byte(dataKey)) {
+		return clientMsg{}, false
+	}
+	cmd := data[i+len(dataKey) : len(data)-1]
+	if len(cmd) == 0 || !json.Valid(cmd) {
+		return clientMsg{}, false
+	}
+	// A copy: the message's buffer is read into again.
+	return clientMsg{Type: "command", ID: id, Data: bytes.Clone(cmd)}, true
 }
 
 // readMessage reads the next message into buf (reused from message to
@@ -553,6 +617,7 @@ func (r *room) attachLocal(ctx context.Context, q wsQuery, s *session) error {
 		}
 		s.seat = rt.seat
 		r.conns.Add(1)
+		s.sent, s.logSent = nil, 0 // a whole state first
 		if r.m != nil {
 			s.logSent = min(q.Log, r.m.LogLen())
 		}
@@ -592,6 +657,10 @@ func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool,
 		return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true, nil
 	}
 	return replyMsg{Type: "ack", ID: msg.ID}, !acked, nil
+}
+
+func (l *localLink) sync(ctx context.Context, log int) error {
+	return l.r.do(ctx, func() { l.r.resync(l.s, log) })
 }
 
 func (l *localLink) detach() {

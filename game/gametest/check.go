@@ -1,6 +1,7 @@
 package gametest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -53,7 +54,9 @@ func Load(t testing.TB, p game.Pack, path string) game.Definition {
 //   - every legal command is accepted; malformed commands, and commands
 //     from seats not waited for, are rejected and change nothing;
 //   - views and log entries encode as JSON, and the log's records only
-//     grow;
+//     grow; a view a match writes itself (game.ViewAppender) is what
+//     encoding/json writes of it, and a shared log (game.SharedLog) reads
+//     the same for every seat;
 //   - the game ends within MaxCommands, with winners among its seats;
 //   - the same setup and commands give the same hashes and the same log
 //     (determinism), and a replay from the commands alone rebuilds it.
@@ -202,11 +205,26 @@ func playChecked(t *testing.T, def game.Definition, setup game.Setup, limit int,
 // only).
 func checkViews(t *testing.T, m game.Match, n, from int) {
 	t.Helper()
+	var shared []byte
 	for seat := game.Spectator; seat < n; seat++ {
-		if _, err := json.Marshal(m.View(seat)); err != nil {
+		view, err := json.Marshal(m.View(seat))
+		if err != nil {
 			t.Fatalf("the view of seat %d does not encode: %v", seat, err)
 		}
+		if a, ok := m.(game.ViewAppender); ok {
+			if got := a.AppendView(nil, seat); !bytes.Equal(got, view) {
+				t.Fatalf("AppendView of seat %d writes\n%s\nwhere encoding/json writes\n%s", seat, got, view)
+			}
+		}
 		entries := m.Log(seat, from)
+		if game.IsSharedLog(m) {
+			log, _ := json.Marshal(entries)
+			if shared == nil {
+				shared = log
+			} else if !bytes.Equal(log, shared) {
+				t.Fatalf("the log is shared, but seat %d reads\n%s\nwhere a spectator reads\n%s", seat, log, shared)
+			}
+		}
 		if _, err := json.Marshal(entries); err != nil {
 			t.Fatalf("the log of seat %d does not encode: %v", seat, err)
 		}

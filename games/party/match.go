@@ -351,21 +351,9 @@ type Wait struct {
 
 // Waits returns what the match waits for, in order; nothing when it is over.
 func (m *Match) Waits() []Wait {
-	s, e := m.s, m.e
-	if s.Over {
-		return nil
-	}
-	if e.IsWaiting() {
-		var out []Wait
-		for _, d := range e.Waiting() {
-			out = append(out, Wait{Player: int(d.Player), Kind: d.Kind, Prompt: d.Prompt, Options: d.Options})
-		}
-		return out
-	}
-	if s.Phase == PhaseRoll {
-		return []Wait{{Player: s.Current, Kind: KindRoll, Prompt: "Roll the dice"}}
-	}
-	return nil
+	var out []Wait
+	m.eachWait(func(w Wait) { out = append(out, w) })
+	return out
 }
 
 // Waiting returns the seats the match waits for, in order, each once.

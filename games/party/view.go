@@ -2,8 +2,10 @@ package party
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 )
 
 // View is what a player or a spectator sees of a match, ready to be sent as
@@ -186,3 +188,268 @@ func (m *Match) originalPhases() (gamePhase, turnPhase string) {
 	}
 	return "IN_GAME", "CHANGE_TURN"
 }
+
+// AppendView appends the JSON of what the seat sees, byte for byte what
+// encoding/json writes for View(seat), without building the view: the
+// server calls it after every change for every seat watched
+// (game.ViewAppender).
+func (m *Match) AppendView(b []byte, seat int) []byte {
+	s, def := m.s, m.def
+	b = append(b, `{"you":`...)
+	b = strconv.AppendInt(b, int64(seat), 10)
+	b = append(b, `,"phase":`...)
+	b = game.AppendString(b, s.Phase)
+	b = append(b, `,"round":`...)
+	b = strconv.AppendInt(b, int64(s.Round()), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(s.Turn), 10)
+	b = append(b, `,"current":`...)
+	b = strconv.AppendInt(b, int64(s.Current), 10)
+	b = append(b, `,"remainingMoves":`...)
+	b = strconv.AppendInt(b, int64(s.RemainingMoves), 10)
+	b = append(b, `,"lastRoll":`...)
+	b = game.AppendInts(b, nonNil(s.LastRoll))
+	b = append(b, `,"over":`...)
+	b = game.AppendBool(b, s.Over)
+	b = append(b, `,"winners":`...)
+	b = game.AppendInts(b, nonNil(s.Winners))
+	if s.EndReason != "" {
+		b = append(b, `,"endReason":`...)
+		b = game.AppendString(b, s.EndReason)
+	}
+	b = append(b, `,"players":`...)
+	if len(s.Players) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range s.Players {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = m.appendPlayer(b, &s.Players[i])
+		}
+		b = append(b, ']')
+	}
+	if pr := s.Prompt; pr != nil {
+		b = append(b, `,"prompt":{"text":`...)
+		b = game.AppendString(b, pr.Text)
+		b = append(b, `,"segments":`...)
+		if pr.Segments == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, sg := range pr.Segments {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"text":`...)
+				b = game.AppendString(b, sg.Text)
+				if sg.Color != "" {
+					b = append(b, `,"color":`...)
+					b = game.AppendString(b, sg.Color)
+				}
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		b = append(b, `,"to":`...)
+		b = game.AppendInts(b, pr.To)
+		b = append(b, `,"pending":[`...)
+		n := 0
+		m.eachWait(func(w Wait) {
+			if w.Kind == KindAck {
+				if n > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(w.Player), 10)
+				n++
+			}
+		})
+		b = append(b, `],"everyone":`...)
+		b = game.AppendBool(b, pr.Everyone)
+		b = append(b, `,"space":`...)
+		b = game.AppendString(b, def.Board.Spaces[pr.Space].ID)
+		b = append(b, '}')
+	}
+	b = append(b, `,"waits":[`...)
+	n := 0
+	m.eachWait(func(w Wait) {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = appendWait(b, &w)
+		n++
+	})
+	b = append(b, `],"yourWaits":[`...)
+	n = 0
+	choosing := false
+	m.eachWait(func(w Wait) {
+		if w.Player != seat {
+			return
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = appendWait(b, &w)
+		n++
+		choosing = choosing || w.Kind == KindChoosePath
+	})
+	b = append(b, `],"events":[`...)
+	n = 0
+	m.e.Index.Each(func(t *engine.Instance) {
+		if st := m.e.TriggerStatus(t.ID); st != engine.Ready {
+			ref := t.Def.Data.(eventRef)
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"space":`...)
+			b = game.AppendString(b, def.Board.Spaces[ref.Space].ID)
+			b = append(b, `,"index":`...)
+			b = strconv.AppendInt(b, int64(ref.Event), 10)
+			b = append(b, `,"state":`...)
+			b = game.AppendString(b, eventState(st))
+			b = append(b, '}')
+			n++
+		}
+	})
+	b = append(b, `],"choices":[`...)
+	if choosing {
+		// One list of ways for every path the viewer is asked to choose,
+		// as view does.
+		m.eachWait(func(w Wait) {
+			if w.Player != seat || w.Kind != KindChoosePath {
+				return
+			}
+			for _, to := range m.ways() {
+				if b[len(b)-1] != '[' {
+					b = append(b, ',')
+				}
+				b = game.AppendString(b, def.Board.Spaces[to].ID)
+			}
+		})
+	}
+	b = append(b, `],"hash":`...)
+	b = game.AppendString(b, m.Hash())
+	b = append(b, `,"commands":`...)
+	b = strconv.AppendInt(b, int64(m.commands), 10)
+	b = append(b, `,"log":`...)
+	b = strconv.AppendInt(b, int64(m.LogLen()), 10)
+	if m.compat != "" {
+		gamePhase, turnPhase := m.originalPhases()
+		b = append(b, `,"compat":`...)
+		b = game.AppendString(b, m.compat)
+		if gamePhase != "" {
+			b = append(b, `,"gamePhase":`...)
+			b = game.AppendString(b, gamePhase)
+		}
+		if turnPhase != "" {
+			b = append(b, `,"turnPhase":`...)
+			b = game.AppendString(b, turnPhase)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendPlayer appends a PlayerView's JSON.
+func (m *Match) appendPlayer(b []byte, p *Player) []byte {
+	sp := m.def.Board.Spaces
+	b = append(b, `{"name":`...)
+	b = game.AppendString(b, p.Name)
+	b = append(b, `,"seat":`...)
+	b = strconv.AppendInt(b, int64(p.Seat), 10)
+	b = append(b, `,"space":`...)
+	b = game.AppendString(b, sp[p.Space].ID)
+	b = append(b, `,"start":`...)
+	b = game.AppendString(b, sp[p.Start].ID)
+	b = append(b, `,"state":`...)
+	b = game.AppendString(b, p.State)
+	b = append(b, `,"turnsTaken":`...)
+	b = strconv.AppendInt(b, int64(p.TurnsTaken), 10)
+	b = append(b, `,"stats":{`...)
+	// Sorted, as encoding/json writes a map; a few stats sort on the
+	// stack.
+	var small [16]string
+	keys := small[:0]
+	for k := range p.Stats {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = game.AppendString(b, k)
+		b = append(b, ':')
+		b = game.AppendFloat(b, p.Stats[k].Display)
+	}
+	b = append(b, `},"effects":[`...)
+	for i, e := range p.Effects {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"kind":`...)
+		b = game.AppendString(b, e.Kind)
+		b = append(b, `,"id":`...)
+		b = game.AppendString(b, e.ID)
+		b = append(b, `,"left":`...)
+		b = strconv.AppendInt(b, int64(e.Left), 10)
+		b = append(b, '}')
+	}
+	b = append(b, `],"reversed":`...)
+	b = game.AppendBool(b, p.Reversed)
+	b = append(b, `,"prompts":`...)
+	b = strconv.AppendInt(b, int64(p.Prompts), 10)
+	return append(b, '}')
+}
+
+// appendWait appends a Wait's JSON.
+func appendWait(b []byte, w *Wait) []byte {
+	b = append(b, `{"player":`...)
+	b = strconv.AppendInt(b, int64(w.Player), 10)
+	b = append(b, `,"kind":`...)
+	b = game.AppendString(b, w.Kind)
+	b = append(b, `,"prompt":`...)
+	b = game.AppendString(b, w.Prompt)
+	b = append(b, `,"options":`...)
+	if w.Options == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i, o := range w.Options {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = game.AppendString(b, o)
+	}
+	return append(b, "]}"...)
+}
+
+// nonNil is ns, or an empty slice for nil: the view writes [] for none.
+func nonNil(ns []int) []int {
+	if ns == nil {
+		return []int{}
+	}
+	return ns
+}
+
+// eachWait calls f with each of Waits, in order, without building them.
+func (m *Match) eachWait(f func(w Wait)) {
+	s, e := m.s, m.e
+	switch {
+	case s.Over:
+	case e.IsWaiting():
+		asked, answered := e.Asked()
+		for i := range asked {
+			if !answered[i] {
+				d := &asked[i]
+				f(Wait{Player: int(d.Player), Kind: d.Kind, Prompt: d.Prompt, Options: d.Options})
+			}
+		}
+	case s.Phase == PhaseRoll:
+		f(Wait{Player: s.Current, Kind: KindRoll, Prompt: "Roll the dice"})
+	}
+}
+
+// SharedLog reports that every viewer reads the same log: a party game
+// has no secrets (game.SharedLog).
+func (m *Match) SharedLog() bool { return true }

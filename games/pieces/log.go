@@ -229,3 +229,7 @@ func ordinal(n int) string {
 	}
 	return strconv.Itoa(n) + suffix
 }
+
+// SharedLog reports that every viewer reads the same log: a game of
+// pieces has no secrets (game.SharedLog).
+func (m *Match) SharedLog() bool { return true }

@@ -369,3 +369,7 @@ func (m *Match) cancelText(ev *engine.Event) string {
 	}
 	return ""
 }
+
+// SharedLog reports that every viewer reads the same log: a skirmish
+// hides nothing (game.SharedLog).
+func (m *Match) SharedLog() bool { return true }

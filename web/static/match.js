@@ -9,6 +9,7 @@ import { LanesPlay } from "./lanes.js";
 import { SkirmishPlay } from "./skirmish.js";
 import { GenericPlay } from "./generic.js";
 import { PiecesPlay } from "./pieces.js";
+import { MatchState } from "./delta.js";
 
 const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, skirmish: SkirmishPlay, pieces: PiecesPlay };
 
@@ -30,6 +31,8 @@ class MatchPage {
     // rest only, and entries already shown are never shown again.
     this.logSeen = 0;
     this.firstState = true;
+    // state applies the server's whole states and deltas (delta.js).
+    this.state = new MatchState();
     this.you = -1;
     this.legal = [];
     this.takeInvite();
@@ -158,7 +161,17 @@ class MatchPage {
       this.renderer.rejected?.();
       return;
     }
-    if (msg.type !== "state") return;
+    if (msg.type !== "state" && msg.type !== "delta") return;
+    msg = this.state.take(msg);
+    if (!msg) {
+      // A message went missing: ask for the whole state, once.
+      if (!this.syncing && this.ws?.readyState === WebSocket.OPEN) {
+        this.syncing = true;
+        this.ws.send(JSON.stringify({ type: "sync", log: this.logSeen }));
+      }
+      return;
+    }
+    this.syncing = false;
     // Entries already received (a reconnection that crossed a message in
     // flight) are dropped here, before anything is shown.
     const from = this.logSeen;

@@ -1,0 +1,432 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tabulagames/tabula/game"
+)
+
+// What a connection is sent after every change (docs/server.md tells the
+// protocol). A page holds a document of its match: the summary ("match"),
+// its seat ("you"), what the seat sees ("view"), the commands it may play
+// ("legal"), how many log records it has seen ("log"), the state hash
+// ("hash") and when its time to decide runs out ("deadline"), besides
+// the log entries it has shown. A connection's first message is a whole
+// state; after it, each change sends a delta: the new log entries, and a
+// patch of what changed in the document (patch.go). Messages are numbered
+// (n); a page that sees a gap asks for a whole state again ({"type":
+// "sync"}), and one is also sent whenever the server decides to (a
+// connection that joins, a change of seat).
+
+// parts is what a page holds of its match after a message, each part as
+// its JSON, made for a seat in one broadcast and shared by every
+// connection of the seat; never changed once made.
+type parts struct {
+	ver   int // the broadcast it was made in
+	you   int
+	match []byte
+	// view is nil before the match starts (or if showing it failed);
+	// log and hash go with it.
+	view     []byte
+	log      int
+	hash     string
+	legal    []byte
+	deadline int64 // Unix milliseconds; 0: none
+	// mver and sumVer are the versions of the match and the summary the
+	// view and the legal commands were made from.
+	mver, sumVer int
+}
+
+// emptyList is the JSON of no legal commands, and of no log entries;
+// zero stands for a value before that is gone.
+var emptyList, zero = []byte("[]"), []byte("0")
+
+// partsFor returns the parts of the seat for the current broadcast:
+// made once per broadcast, and its view made again only if the match
+// changed since the seat's last.
+func (r *room) partsFor(seat int) *parts {
+	last := r.seen[seat]
+	if last != nil && last.ver == r.ver {
+		return last
+	}
+	p := &parts{ver: r.ver, you: seat, legal: emptyList, mver: r.mver, sumVer: r.sumVer}
+	if r.m != nil {
+		if last != nil && last.view != nil && last.mver == r.mver {
+			p.view, p.log, p.hash = last.view, last.log, last.hash
+			if last.sumVer == r.sumVer {
+				p.legal, p.deadline = last.legal, last.deadline
+			} else {
+				r.legalParts(p, seat)
+			}
+		} else {
+			// Showing the match may fail (a bug in a pack): then it is
+			// broken, and its summary says why.
+			r.protect(func() {
+				b := getBuf()
+				defer putBuf(b)
+				var err error
+				if *b, err = game.AppendView((*b)[:0], r.m, seat); err != nil {
+					panic(fmt.Sprintf("a view does not encode: %v", err))
+				}
+				view := bytes.Clone(*b)
+				log, hash := r.m.LogLen(), r.m.Hash()
+				r.legalParts(p, seat)
+				p.view, p.log, p.hash = view, log, hash
+			})
+			if p.view == nil {
+				p.legal, p.deadline = emptyList, 0
+			}
+		}
+	}
+	p.match = r.summaryJSON()
+	if r.seen == nil {
+		r.seen = map[int]*parts{}
+	}
+	r.seen[seat] = p
+	return p
+}
+
+// legalParts makes the seat's legal commands and deadline.
+func (r *room) legalParts(p *parts, seat int) {
+	p.legal, p.deadline = emptyList, 0
+	if seat < 0 || !r.playing() || r.rec.Seats[seat].Bot {
+		return
+	}
+	legal := r.m.Legal(seat)
+	if len(legal) == 0 {
+		return
+	}
+	b := getBuf()
+	defer putBuf(b)
+	var err error
+	if *b, err = game.AppendCommands((*b)[:0], legal); err != nil {
+		panic(fmt.Sprintf("legal commands do not encode: %v", err))
+	}
+	p.legal = bytes.Clone(*b)
+	if d, ok := r.deadlines[seat]; ok {
+		p.deadline = d.UnixMilli()
+	}
+}
+
+// broadcast sends every connection what changed: a delta from what it
+// was last sent, or a whole state to a connection that has none.
+// Connections that were sent the same and see the same (a seat's several
+// tabs, spectators) share one message; log entries every viewer reads
+// alike are encoded once.
+func (r *room) broadcast() {
+	if len(r.sessions) == 0 {
+		r.ackTo = nil
+		r.seen = nil
+		return
+	}
+	r.ver++
+	var bc broadcastCache
+	logLen := 0
+	if r.m != nil {
+		logLen = r.m.LogLen()
+	}
+	for s := range r.sessions {
+		cur := r.partsFor(s.seat)
+		k := msgKey{seat: s.seat, from: s.logSent, sent: s.sent}
+		msg := bc.message(k)
+		if msg == nil {
+			msg = r.message(s.sent, cur, s.logSent, &bc)
+			bc.msgs = append(bc.msgs, keyedMsg{k, msg})
+		}
+		if s == r.ackTo && !s.relayed() {
+			s.sendAck(msg, r.ackID)
+			r.ackTo = nil
+		} else {
+			s.send(msg)
+		}
+		s.sent, s.logSent = cur, logLen
+	}
+	// Seats nobody watches any more are forgotten.
+	for seat, p := range r.seen {
+		if p.ver != r.ver {
+			delete(r.seen, seat)
+		}
+	}
+}
+
+// resync sends a connection a whole state now, with the log from record
+// log on: what a page asks for when it missed a message.
+func (r *room) resync(s *session, log int) {
+	if _, ok := r.sessions[s]; !ok {
+		return
+	}
+	s.logSent = max(0, log)
+	if r.m != nil {
+		s.logSent = min(s.logSent, r.m.LogLen())
+	}
+	var bc broadcastCache
+	cur := r.partsFor(s.seat)
+	s.send(r.message(nil, cur, s.logSent, &bc))
+	s.sent = cur
+	if r.m != nil {
+		s.logSent = r.m.LogLen()
+	}
+}
+
+// msgKey is what makes two connections' messages alike: the seat, the
+// part of the log already sent, the parts already sent.
+type msgKey struct {
+	seat, from int
+	sent       *parts
+}
+
+type keyedMsg struct {
+	key msgKey
+	msg []byte
+}
+
+// broadcastCache holds what one broadcast encoded, to share it: the
+// messages by key (few: a room's connections see a handful of distinct
+// things) and the log entries by viewer and first record.
+type broadcastCache struct {
+	msgs    []keyedMsg
+	entries []encodedEntries
+}
+
+type encodedEntries struct {
+	viewer, from int
+	enc          []byte
+}
+
+func (c *broadcastCache) message(k msgKey) []byte {
+	for _, m := range c.msgs {
+		if m.key == k {
+			return m.msg
+		}
+	}
+	return nil
+}
+
+// entries returns the JSON of the log entries the seat reads from record
+// from on ([] for none), encoded once per broadcast for each viewer, or
+// once for all of them when the log is shared.
+func (r *room) entries(c *broadcastCache, seat, from int) []byte {
+	if r.m == nil || from >= r.m.LogLen() {
+		return emptyList
+	}
+	viewer := seat
+	if game.IsSharedLog(r.m) {
+		viewer = game.Spectator
+	}
+	for _, e := range c.entries {
+		if e.viewer == viewer && e.from == from {
+			return e.enc
+		}
+	}
+	b := getBuf()
+	defer putBuf(b)
+	var err error
+	if *b, err = game.AppendEntries((*b)[:0], r.m.Log(viewer, from)); err != nil {
+		panic(fmt.Sprintf("log entries do not encode: %v", err))
+	}
+	enc := emptyList
+	if len(*b) > 2 {
+		enc = bytes.Clone(*b)
+	}
+	c.entries = append(c.entries, encodedEntries{viewer, from, enc})
+	return enc
+}
+
+// message encodes what a connection that was sent old (nil: nothing yet)
+// and has the log up to from is sent now: a whole state, or a delta. It
+// is copied out of a pooled buffer at its size, and never changed: it is
+// shared by connections and queued.
+func (r *room) message(old, cur *parts, from int, c *broadcastCache) []byte {
+	var entries []byte
+	r.protect(func() { entries = r.entries(c, cur.you, from) })
+	if entries == nil {
+		entries = emptyList
+	}
+	b := getBuf()
+	defer putBuf(b)
+	m := (*b)[:0]
+	if old == nil {
+		m = append(m, `{"type":"state","n":`...)
+		m = strconv.AppendInt(m, int64(r.ver), 10)
+		m = append(m, `,"match":`...)
+		m = append(m, cur.match...)
+		m = append(m, `,"you":`...)
+		m = strconv.AppendInt(m, int64(cur.you), 10)
+		if cur.view != nil {
+			m = append(m, `,"view":`...)
+			m = append(m, cur.view...)
+		}
+		m = append(m, `,"entries":`...)
+		m = append(m, entries...)
+		if cur.view != nil {
+			m = append(m, `,"log":`...)
+			m = strconv.AppendInt(m, int64(cur.log), 10)
+			m = append(m, `,"hash":`...)
+			m = game.AppendString(m, cur.hash)
+		}
+		m = append(m, `,"legal":`...)
+		m = append(m, cur.legal...)
+		if cur.deadline != 0 {
+			m = append(m, `,"deadline":`...)
+			m = strconv.AppendInt(m, cur.deadline, 10)
+		}
+	} else {
+		m = append(m, `{"type":"delta","n":`...)
+		m = strconv.AppendInt(m, int64(r.ver), 10)
+		m = append(m, `,"patch":[`...)
+		start := len(m)
+		if m = appendPatch(m, old, cur); len(m) == start {
+			m = m[:start-len(`,"patch":[`)] // nothing changed
+		} else {
+			m = append(m, ']')
+		}
+		if len(entries) > 2 {
+			m = append(m, `,"entries":`...)
+			m = append(m, entries...)
+		}
+	}
+	m = append(m, '}')
+	*b = m
+	return bytes.Clone(m)
+}
+
+// appendPatch appends the operations turning what a page holds after old
+// into what it holds after cur.
+func appendPatch(ops []byte, old, cur *parts) []byte {
+	d := differs.Get().(*differ)
+	defer differs.Put(d)
+	d.start = len(ops)
+	ops = d.diff(ops, "/match", old.match, cur.match)
+	ops = d.diff(ops, "/view", old.view, cur.view)
+	switch {
+	case cur.view == nil && old.view != nil:
+		ops = d.diff(ops, "/log", zero, nil)
+		ops = d.diff(ops, "/hash", zero, nil)
+	case cur.view != nil:
+		if old.view == nil || old.log != cur.log {
+			d.scratch = strconv.AppendInt(d.scratch[:0], int64(cur.log), 10)
+			ops = d.diff(ops, "/log", nil, d.scratch)
+		}
+		if old.view == nil || old.hash != cur.hash {
+			d.scratch = game.AppendString(d.scratch[:0], cur.hash)
+			ops = d.diff(ops, "/hash", nil, d.scratch)
+		}
+	}
+	if !bytes.Equal(old.legal, cur.legal) {
+		// Set whole: a few commands, which clients read at once.
+		ops = d.diff(ops, "/legal", nil, cur.legal)
+	}
+	if old.deadline != cur.deadline {
+		var v []byte
+		if cur.deadline != 0 {
+			d.scratch = strconv.AppendInt(d.scratch[:0], cur.deadline, 10)
+			v = d.scratch
+		}
+		ops = d.diff(ops, "/deadline", zero, v)
+	}
+	return ops
+}
+
+// differs keeps differs and their scratch between patches.
+var differs = sync.Pool{New: func() any { return new(differ) }}
+
+// bufs are buffers messages are built in, then copied out at their size.
+var bufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func getBuf() *[]byte { return bufs.Get().(*[]byte) }
+
+func putBuf(b *[]byte) {
+	if cap(*b) > 1<<20 {
+		return // a huge one is left to the collector
+	}
+	bufs.Put(b)
+}
+
+// summaryJSON is the encoding of the published summary, made once per
+// summary.
+func (r *room) summaryJSON() []byte {
+	sum := r.snap.Load()
+	if r.sumEnc.of != sum {
+		r.sumEnc.of, r.sumEnc.data = sum, sum.appendJSON(make([]byte, 0, 256+64*len(sum.Seats)))
+	}
+	return r.sumEnc.data
+}
+
+// appendJSON appends the summary's JSON, as encoding/json writes it.
+func (s *Summary) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = game.AppendString(b, s.ID)
+	b = append(b, `,"game":`...)
+	b = game.AppendString(b, s.Game)
+	b = append(b, `,"board":`...)
+	b = game.AppendString(b, s.Board)
+	b = append(b, `,"boardName":`...)
+	b = game.AppendString(b, s.BoardName)
+	b = append(b, `,"status":`...)
+	b = game.AppendString(b, s.Status)
+	b = append(b, `,"seats":`...)
+	if s.Seats == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, seat := range s.Seats {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"name":`...)
+			b = game.AppendString(b, seat.Name)
+			b = append(b, `,"bot":`...)
+			b = game.AppendBool(b, seat.Bot)
+			if seat.Level != "" {
+				b = append(b, `,"level":`...)
+				b = game.AppendString(b, seat.Level)
+			}
+			b = append(b, `,"online":`...)
+			b = game.AppendBool(b, seat.Online)
+			if seat.Human {
+				b = append(b, `,"human":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"maxRounds":`...)
+	b = strconv.AppendInt(b, int64(s.MaxRounds), 10)
+	b = append(b, `,"public":`...)
+	b = game.AppendBool(b, s.Public)
+	if s.TurnLimit != 0 {
+		b = append(b, `,"turnLimit":`...)
+		b = game.AppendFloat(b, s.TurnLimit)
+	}
+	for _, f := range [...]struct{ name, value string }{{`,"result":`, s.Result}, {`,"error":`, s.Error}} {
+		if f.value != "" {
+			b = append(b, f.name...)
+			b = game.AppendString(b, f.value)
+		}
+	}
+	b = append(b, `,"commands":`...)
+	b = strconv.AppendInt(b, int64(s.Commands), 10)
+	b = append(b, `,"created":`...)
+	b = appendTime(b, s.Created)
+	b = append(b, `,"updated":`...)
+	b = appendTime(b, s.Updated)
+	for _, f := range [...]struct{ name, value string }{{`,"rematch":`, s.Rematch}, {`,"next":`, s.Next}, {`,"compat":`, s.Compat}} {
+		if f.value != "" {
+			b = append(b, f.name...)
+			b = game.AppendString(b, f.value)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendTime appends a time as encoding/json writes it (RFC 3339 with
+// nanoseconds).
+func appendTime(b []byte, t time.Time) []byte {
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
+}
