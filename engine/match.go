@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tabulagames/tabula/engine/rng"
 )
@@ -840,7 +841,9 @@ func (m *Match) Hash() string {
 }
 
 func (m *Match) computeHash() string {
-	b := make([]byte, 0, 1024)
+	buf := hashBufs.Get().(*[]byte)
+	defer hashBufs.Put(buf)
+	b := (*buf)[:0]
 	if c, ok := m.State.(Canonical); ok {
 		b = c.AppendCanonical(b)
 	} else {
@@ -870,9 +873,16 @@ func (m *Match) computeHash() string {
 			b = append(b, d.Kind...)
 		}
 	}
+	if cap(b) <= 1<<16 {
+		*buf = b
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
+
+// hashBufs are the buffers states are encoded in for their hash, kept
+// from hash to hash rather than by every match.
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // appendTask encodes a task of the agenda for the hash, its event as
 // numbered in a kept log.

@@ -27,6 +27,20 @@ type SharedLog interface {
 	SharedLog() bool
 }
 
+// WaitingAppender is a Match that appends the seats Waiting returns to a
+// slice of its caller's, so that asking allocates nothing.
+type WaitingAppender interface {
+	AppendWaiting(dst []int) []int
+}
+
+// AppendWaiting appends the seats m waits for to dst.
+func AppendWaiting(dst []int, m Match) []int {
+	if a, ok := m.(WaitingAppender); ok {
+		return a.AppendWaiting(dst)
+	}
+	return append(dst, m.Waiting()...)
+}
+
 // AppendView appends the JSON of what the seat sees in m: AppendView's if
 // m has it, else encoding/json's of View(seat).
 func AppendView(b []byte, m Match, seat int) ([]byte, error) {

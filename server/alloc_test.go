@@ -15,11 +15,10 @@ import (
 
 // maxAllocsPerCommand bounds what one command of a party match costs the
 // server in allocations: playing it, storing it (the store's writer
-// included), and encoding every connection's state. It was about 178 when
-// set (about 75 of them the party pack's own view and log); the bound
-// leaves room for noise and small changes, and a change that encodes a
-// connection's state twice (about 260) goes over it.
-const maxAllocsPerCommand = 210
+// included), and sending every connection what changed. It was about 55
+// when set (each command stored in a transaction of its own here); the
+// bound leaves room for noise and small changes.
+const maxAllocsPerCommand = 75
 
 // discardPeer is a connection that takes every frame and sends nothing:
 // what the room does for a connection, without the socket.

@@ -42,6 +42,9 @@ import (
 // address; it also answers /debug/stats (its CPU time and allocations so
 // far) and /debug/pprof/.
 func runLoadServer() {
+	if n := envInt("TABULA_LOAD_MEMPROFILERATE", 0); n > 0 {
+		runtime.MemProfileRate = n // 1: every allocation, for an exact profile
+	}
 	db := os.Getenv("TABULA_LOAD_DB")
 	srv, err := New(Options{DB: db, Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"},
 		BoardsDir: os.Getenv("TABULA_LOAD_BOARDS"), IdleAfter: time.Duration(envInt("TABULA_LOAD_IDLE", 30)) * time.Second,
@@ -231,7 +234,7 @@ func (ls *loadServer) saveAllocs(path string) {
 	if path == "" || path == ".before" {
 		return
 	}
-	res, err := http.Get(ls.base + "/debug/pprof/allocs")
+	res, err := http.Get(ls.base + "/debug/pprof/heap?gc=1") // after a collection: up to date
 	if err != nil {
 		return
 	}

@@ -23,6 +23,7 @@ type differ struct {
 	members []member // the members of the objects being compared, a stack
 	start   int      // where in ops the patch's first operation goes
 	scratch []byte   // for values the patch's caller writes
+	small   int      // containers shorter than this are set whole
 }
 
 // member is an object's member or an array's element: its key (the raw
@@ -41,6 +42,11 @@ func (d *differ) diff(ops []byte, path string, a, b []byte) []byte {
 	return d.value(ops, a, b)
 }
 
+// smallValue is the size under which a container that changed is set
+// whole rather than compared (differ.small): its operations would be
+// about as long, and comparing it costs more than sending it.
+const smallValue = 96
+
 // value appends the operations turning a into b at d.path.
 func (d *differ) value(ops, a, b []byte) []byte {
 	switch {
@@ -48,7 +54,7 @@ func (d *differ) value(ops, a, b []byte) []byte {
 		return ops
 	case b == nil:
 		return d.remove(ops)
-	case a == nil || a[0] != b[0] || (a[0] != '{' && a[0] != '['):
+	case a == nil || a[0] != b[0] || (a[0] != '{' && a[0] != '[') || len(b) < d.small:
 		return d.set(ops, b)
 	}
 	mark := len(ops)
@@ -90,27 +96,57 @@ func (d *differ) op(ops []byte) []byte {
 }
 
 // object appends the operations turning the object a into the object b:
-// members of b that differ, members of a that b lacks.
+// members of b that differ, members of a that b lacks. Members in the same
+// order in both (as the server writes them) are compared in step, and a
+// value equal in both is scanned in b only; past the first member out of
+// step, the rest of each is listed and matched by name.
 func (d *differ) object(ops, a, b []byte) []byte {
-	base := len(d.members)
-	d.members = appendMembers(d.members, a, true)
-	na := len(d.members) - base
-	d.members = appendMembers(d.members, b, true)
 	depth := len(d.path)
-	next := 0 // where in a the next member of b is looked for first: members come in order
+	ia, ib := skipSpace(a, 1), skipSpace(b, 1)
+	for ib < len(b) && b[ib] != '}' && ia < len(a) && a[ia] != '}' {
+		kb, ka := skipString(b, ib), skipString(a, ia)
+		if !bytes.Equal(a[ia:ka], b[ib:kb]) {
+			break // out of step
+		}
+		vb, va := skipSpace(b, skipSpace(b, kb)+1), skipSpace(a, skipSpace(a, ka)+1)
+		eb := skipValue(b, vb)
+		ea := va + (eb - vb)
+		if !(ea <= len(a) && bytes.Equal(a[va:ea], b[vb:eb]) && (ea == len(a) || special[a[ea]] == ',' || special[a[ea]] == '}')) {
+			ea = skipValue(a, va)
+			d.path = appendToken(d.path[:depth], b[ib+1:kb-1])
+			ops = d.value(ops, a[va:ea], b[vb:eb])
+		}
+		ia, ib = nextMember(a, ea), nextMember(b, eb)
+	}
+	if (ib >= len(b) || b[ib] == '}') && (ia >= len(a) || a[ia] == '}') {
+		d.path = d.path[:depth]
+		return ops
+	}
+	base := len(d.members)
+	d.members = appendMembers(d.members, a, ia, true)
+	na := len(d.members) - base
+	d.members = appendMembers(d.members, b, ib, true)
+	next := base // where in a the next member of b is looked for first: members come in order
 	for j := base + na; j < len(d.members); j++ {
 		bm := d.members[j]
-		var old []byte
 		found := -1
-		for k := range na {
-			i := base + (next+k)%na
-			if am := &d.members[i]; !am.matched && bytes.Equal(am.key, bm.key) {
-				am.matched, old, found = true, am.val, i
-				break
+		if next < base+na && !d.members[next].matched && bytes.Equal(d.members[next].key, bm.key) {
+			found = next
+		} else {
+			for i := base; i < base+na; i++ {
+				if am := &d.members[i]; !am.matched && bytes.Equal(am.key, bm.key) {
+					found = i
+					break
+				}
 			}
 		}
+		var old []byte
 		if found >= 0 {
-			next = found - base + 1
+			d.members[found].matched = true
+			old, next = d.members[found].val, found+1
+			if bytes.Equal(old, bm.val) {
+				continue
+			}
 		}
 		d.path = appendToken(d.path[:depth], bm.key)
 		if old == nil {
@@ -132,30 +168,50 @@ func (d *differ) object(ops, a, b []byte) []byte {
 
 // array appends the operations turning the array a into the array b:
 // elements that differ, elements b adds at its end, and those it drops
-// from the end, last first.
+// from the end, last first. An element equal in both is scanned in b
+// only.
 func (d *differ) array(ops, a, b []byte) []byte {
-	base := len(d.members)
-	d.members = appendMembers(d.members, a, false)
-	na := len(d.members) - base
-	d.members = appendMembers(d.members, b, false)
-	nb := len(d.members) - base - na
 	depth := len(d.path)
-	for i := range nb {
-		d.path = strconv.AppendInt(append(d.path[:depth], '/'), int64(i), 10)
-		bv := d.members[base+na+i].val
-		if i < na {
-			ops = d.value(ops, d.members[base+i].val, bv)
-		} else {
-			ops = d.set(ops, bv)
+	ia, ib := skipSpace(a, 1), skipSpace(b, 1)
+	n := 0
+	for ; ib < len(b) && b[ib] != ']'; n++ {
+		eb := skipValue(b, ib)
+		if ia >= len(a) || a[ia] == ']' {
+			d.path = strconv.AppendInt(append(d.path[:depth], '/'), int64(n), 10)
+			ops = d.set(ops, b[ib:eb]) // added at the end
+			ib = nextMember(b, eb)
+			continue
 		}
+		ea := ia + (eb - ib)
+		if !(ea <= len(a) && bytes.Equal(a[ia:ea], b[ib:eb]) && (ea == len(a) || special[a[ea]] == ',' || special[a[ea]] == '}')) {
+			ea = skipValue(a, ia)
+			d.path = strconv.AppendInt(append(d.path[:depth], '/'), int64(n), 10)
+			ops = d.value(ops, a[ia:ea], b[ib:eb])
+		}
+		ia, ib = nextMember(a, ea), nextMember(b, eb)
 	}
-	for i := na - 1; i >= nb; i-- {
+	// What a has beyond b's end goes, last first.
+	na := n
+	for ia < len(a) && a[ia] != ']' {
+		ia = nextMember(a, skipValue(a, ia))
+		na++
+	}
+	for i := na - 1; i >= n; i-- {
 		d.path = strconv.AppendInt(append(d.path[:depth], '/'), int64(i), 10)
 		ops = d.remove(ops)
 	}
 	d.path = d.path[:depth]
-	d.members = d.members[:base]
 	return ops
+}
+
+// nextMember returns where the member (or element) after the value that
+// ends at i begins, or where the container closes.
+func nextMember(data []byte, i int) int {
+	i = skipSpace(data, i)
+	if i < len(data) && data[i] == ',' {
+		i = skipSpace(data, i+1)
+	}
+	return i
 }
 
 // appendToken appends a member's name to a pointer: "/" and the name, with
@@ -180,9 +236,8 @@ func appendToken(path, key []byte) []byte {
 }
 
 // appendMembers appends the members of the object (or the elements of
-// the array) data.
-func appendMembers(ms []member, data []byte, object bool) []member {
-	i := skipSpace(data, 1)
+// the array) data from its byte i on.
+func appendMembers(ms []member, data []byte, i int, object bool) []member {
 	for i < len(data) && data[i] != '}' && data[i] != ']' {
 		var key []byte
 		if object {
@@ -201,58 +256,64 @@ func appendMembers(ms []member, data []byte, object bool) []member {
 	return ms
 }
 
-// skipValue returns where the JSON value at data[i] ends.
+// skipValue returns where the JSON value at data[i] ends. Its loops are
+// plain byte loops over a table of the bytes that matter: the strings of a
+// page's document are short, too short for bytes.IndexByte to pay for its
+// call.
 func skipValue(data []byte, i int) int {
 	switch data[i] {
 	case '"':
 		return skipString(data, i)
 	case '{', '[':
 		depth := 0
-		for i < len(data) {
-			switch data[i] {
+		for ; i < len(data); i++ {
+			switch special[data[i]] {
+			case 0:
 			case '"':
-				i = skipString(data, i)
-				continue
-			case '{', '[':
+				i = skipString(data, i) - 1
+			case '{':
 				depth++
-			case '}', ']':
+			case '}':
 				if depth--; depth == 0 {
 					return i + 1
 				}
 			}
-			i++
 		}
 		return i
 	}
-	for i < len(data) {
-		switch data[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
+	for i < len(data) && special[data[i]] == 0 {
 		i++
 	}
 	return i
 }
 
+// special sorts the bytes that end or nest a JSON value: '"' for a quote,
+// '{' for an opening bracket, '}' for a closing one, ',' for a comma or a
+// space; any of them ends a number or a literal.
+var special = func() (t [256]byte) {
+	t['"'] = '"'
+	t['{'], t['['] = '{', '{'
+	t['}'], t[']'] = '}', '}'
+	for _, c := range ",}] \t\n\r" {
+		if t[c] == 0 {
+			t[c] = ','
+		}
+	}
+	return t
+}()
+
 // skipString returns where the JSON string at data[i] ends, after its
 // closing quote.
 func skipString(data []byte, i int) int {
-	i++
-	for {
-		j := bytes.IndexByte(data[i:], '"')
-		if j < 0 {
-			return len(data)
-		}
-		i += j
-		escaped := false
-		for k := i - 1; data[k] == '\\'; k-- {
-			escaped = !escaped
-		}
-		i++
-		if !escaped {
-			return i
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++
 		}
 	}
+	return len(data)
 }
 
 func skipSpace(data []byte, i int) int {

@@ -146,7 +146,8 @@ func TestPatchTurnsBeforeIntoAfter(t *testing.T) {
 func TestPatchRandomChanges(t *testing.T) {
 	var d differ
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 3000 {
+	for i := range 6000 {
+		d.small = []int{0, smallValue}[i%2]
 		a := randomValue(r, 3)
 		b := mutate(r, a, 3)
 		ja, _ := json.Marshal(a)

@@ -62,6 +62,11 @@ type room struct {
 	ver  int
 	mver int
 	seen map[int]*parts
+	// wait holds the seats the match waits for, as of version mver.
+	wait struct {
+		mver  int
+		seats []int
+	}
 
 	// Read by others without waiting.
 	snap      atomic.Pointer[Summary]
@@ -187,9 +192,14 @@ func (r *room) post(f func()) {
 
 // do runs f on the room's goroutine and waits until it has run.
 func (r *room) do(ctx context.Context, f func()) error {
-	done := make(chan struct{})
+	done := make(chan struct{}, 1)
+	return r.await(ctx, func() { defer func() { done <- struct{}{} }(); f() }, done)
+}
+
+// await queues f, which sends on done once it has run, and waits for it.
+func (r *room) await(ctx context.Context, f func(), done <-chan struct{}) error {
 	select {
-	case r.inbox <- func() { defer close(done); f() }:
+	case r.inbox <- f:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-r.done:
@@ -606,9 +616,19 @@ func (r *room) resultText(out game.Outcome) string {
 	return reason + "; " + strings.Join(names, ", ") + " won"
 }
 
+// waiting returns the seats the match waits for: asked of the match once
+// after each change, in the room's buffer (valid until the next change).
+func (r *room) waiting() []int {
+	if r.wait.mver != r.mver || r.wait.seats == nil {
+		r.wait.mver = r.mver
+		r.wait.seats = game.AppendWaiting(r.wait.seats[:0], r.m)
+	}
+	return r.wait.seats
+}
+
 // waitsForBot reports whether the match waits for a seat a bot plays.
 func (r *room) waitsForBot() bool {
-	for _, seat := range r.m.Waiting() {
+	for _, seat := range r.waiting() {
 		if r.rec.Seats[seat].Bot {
 			return true
 		}
@@ -656,7 +676,7 @@ func (r *room) botStep() {
 		return
 	}
 	seat := -1
-	for _, s := range r.m.Waiting() {
+	for _, s := range r.waiting() {
 		if r.rec.Seats[s].Bot {
 			seat = s
 			break
@@ -754,7 +774,7 @@ func (r *room) resetTimers() {
 		r.clearTimers()
 		return
 	}
-	waiting := r.m.Waiting()
+	waiting := r.waiting()
 	for seat := range r.deadlines {
 		if !slices.Contains(waiting, seat) || r.rec.Seats[seat].Bot {
 			delete(r.deadlines, seat)
@@ -807,7 +827,7 @@ func (r *room) timeUp() {
 	}
 	now := time.Now()
 	played := false
-	for _, seat := range r.m.Waiting() {
+	for _, seat := range r.waiting() {
 		if d, ok := r.deadlines[seat]; ok && !now.Before(d) {
 			delete(r.deadlines, seat)
 			r.srv.log.Info("time ran out; a bot plays the decision", "match", r.id, "seat", seat)
@@ -863,28 +883,51 @@ type SeatView struct {
 }
 
 func summarize(rec store.Match, online map[int]bool) Summary {
-	s := Summary{ID: rec.ID, Game: rec.Pack, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
-		Public: rec.Settings.Public, TurnLimit: rec.Settings.TurnLimit.Seconds(), Result: rec.Result, Error: rec.Error,
-		Commands: rec.Commands, Created: rec.Created, Updated: rec.Updated, Rematch: rec.Settings.Rematch, Next: rec.Settings.Next,
-		Compat: rec.Settings.Compat, Seats: make([]SeatView, 0, len(rec.Seats))}
-	for i, seat := range rec.Seats {
-		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Level: seat.Level, Online: online[i], Human: seat.Token != ""})
-	}
+	var s Summary
+	fillSummary(&s, rec, make([]SeatView, 0, len(rec.Seats)), func(seat int) bool { return online[seat] })
 	return s
 }
 
+// fillSummary writes a match's summary into s, its seats into seats.
+func fillSummary(s *Summary, rec store.Match, seats []SeatView, online func(seat int) bool) {
+	*s = Summary{ID: rec.ID, Game: rec.Pack, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
+		Public: rec.Settings.Public, TurnLimit: rec.Settings.TurnLimit.Seconds(), Result: rec.Result, Error: rec.Error,
+		Commands: rec.Commands, Created: rec.Created, Updated: rec.Updated, Rematch: rec.Settings.Rematch, Next: rec.Settings.Next,
+		Compat: rec.Settings.Compat, Seats: seats}
+	for i, seat := range rec.Seats {
+		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Level: seat.Level, Online: online(i), Human: seat.Token != ""})
+	}
+}
+
+// publishedSummary is a summary and its seats in one allocation, for the
+// few seats most games have.
+type publishedSummary struct {
+	Summary
+	seats [6]SeatView
+}
+
 // publish stores the room's summary where readers find it without waiting
-// for the room.
+// for the room. It is made anew (readers may hold the last one), after
+// every change.
 func (r *room) publish() {
-	online := map[int]bool{}
+	p := new(publishedSummary)
+	seats := p.seats[:0]
+	if len(r.rec.Seats) > len(p.seats) {
+		seats = make([]SeatView, 0, len(r.rec.Seats))
+	}
+	fillSummary(&p.Summary, r.rec, seats, r.isOnline)
+	r.snap.Store(&p.Summary)
+	r.online.Store(int32(len(r.sessions)))
+}
+
+// isOnline reports whether a connection plays the seat.
+func (r *room) isOnline(seat int) bool {
 	for s := range r.sessions {
-		if s.seat >= 0 {
-			online[s.seat] = true
+		if s.seat == seat {
+			return true
 		}
 	}
-	sum := summarize(r.rec, online)
-	r.snap.Store(&sum)
-	r.online.Store(int32(len(r.sessions)))
+	return false
 }
 
 // summary is the latest published summary.

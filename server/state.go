@@ -125,6 +125,7 @@ func (r *room) broadcast() {
 	}
 	r.ver++
 	var bc broadcastCache
+	bc.msgs, bc.entries, bc.sum.ops = bc.msgsArr[:0], bc.entriesArr[:0], bc.sum.buf[:0]
 	logLen := 0
 	if r.m != nil {
 		logLen = r.m.LogLen()
@@ -190,6 +191,20 @@ type keyedMsg struct {
 type broadcastCache struct {
 	msgs    []keyedMsg
 	entries []encodedEntries
+	// Room for a few of each, so that a broadcast allocates none.
+	msgsArr    [4]keyedMsg
+	entriesArr [2]encodedEntries
+	// sum is the patch of the summary from old to cur, in a buffer of its
+	// own.
+	sum struct {
+		old, cur, ops []byte
+		buf           [256]byte
+	}
+}
+
+// sameBytes reports whether a and b are the same bytes in memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 type encodedEntries struct {
@@ -208,32 +223,43 @@ func (c *broadcastCache) message(k msgKey) []byte {
 
 // entries returns the JSON of the log entries the seat reads from record
 // from on ([] for none), encoded once per broadcast for each viewer, or
-// once for all of them when the log is shared.
-func (r *room) entries(c *broadcastCache, seat, from int) []byte {
+// once for all of them when the log is shared. Entries not encoded yet in
+// this broadcast are written in b, and fresh is set: the caller files the
+// copy of them its message holds (c.file).
+func (r *room) entries(c *broadcastCache, b *[]byte, seat, from int) (enc []byte, fresh bool) {
 	if r.m == nil || from >= r.m.LogLen() {
-		return emptyList
+		return emptyList, false
 	}
-	viewer := seat
-	if game.IsSharedLog(r.m) {
-		viewer = game.Spectator
-	}
+	viewer := r.viewer(seat)
 	for _, e := range c.entries {
 		if e.viewer == viewer && e.from == from {
-			return e.enc
+			return e.enc, false
 		}
 	}
-	b := getBuf()
-	defer putBuf(b)
 	var err error
 	if *b, err = game.AppendEntries((*b)[:0], r.m.Log(viewer, from)); err != nil {
 		panic(fmt.Sprintf("log entries do not encode: %v", err))
 	}
-	enc := emptyList
-	if len(*b) > 2 {
-		enc = bytes.Clone(*b)
+	if len(*b) <= 2 {
+		c.entries = append(c.entries, encodedEntries{viewer, from, emptyList})
+		return emptyList, false
 	}
-	c.entries = append(c.entries, encodedEntries{viewer, from, enc})
-	return enc
+	return *b, true
+}
+
+// viewer is whose log a seat reads: its own, or everybody's when the log is
+// shared.
+func (r *room) viewer(seat int) int {
+	if game.IsSharedLog(r.m) {
+		return game.Spectator
+	}
+	return seat
+}
+
+// file keeps the encoding of the entries a message holds at [start, end),
+// for the other messages of the broadcast.
+func (c *broadcastCache) file(viewer, from int, msg []byte, start, end int) {
+	c.entries = append(c.entries, encodedEntries{viewer, from, msg[start:end:end]})
 }
 
 // message encodes what a connection that was sent old (nil: nothing yet)
@@ -241,14 +267,14 @@ func (r *room) entries(c *broadcastCache, seat, from int) []byte {
 // is copied out of a pooled buffer at its size, and never changed: it is
 // shared by connections and queued.
 func (r *room) message(old, cur *parts, from int, c *broadcastCache) []byte {
-	var entries []byte
-	r.protect(func() { entries = r.entries(c, cur.you, from) })
-	if entries == nil {
-		entries = emptyList
-	}
+	eb := getBuf()
+	defer putBuf(eb)
+	entries, fresh := emptyList, false
+	r.protect(func() { entries, fresh = r.entries(c, eb, cur.you, from) })
 	b := getBuf()
 	defer putBuf(b)
 	m := (*b)[:0]
+	entStart := -1
 	if old == nil {
 		m = append(m, `{"type":"state","n":`...)
 		m = strconv.AppendInt(m, int64(r.ver), 10)
@@ -261,6 +287,7 @@ func (r *room) message(old, cur *parts, from int, c *broadcastCache) []byte {
 			m = append(m, cur.view...)
 		}
 		m = append(m, `,"entries":`...)
+		entStart = len(m)
 		m = append(m, entries...)
 		if cur.view != nil {
 			m = append(m, `,"log":`...)
@@ -279,28 +306,43 @@ func (r *room) message(old, cur *parts, from int, c *broadcastCache) []byte {
 		m = strconv.AppendInt(m, int64(r.ver), 10)
 		m = append(m, `,"patch":[`...)
 		start := len(m)
-		if m = appendPatch(m, old, cur); len(m) == start {
+		if m = appendPatch(m, old, cur, c); len(m) == start {
 			m = m[:start-len(`,"patch":[`)] // nothing changed
 		} else {
 			m = append(m, ']')
 		}
 		if len(entries) > 2 {
 			m = append(m, `,"entries":`...)
+			entStart = len(m)
 			m = append(m, entries...)
 		}
 	}
 	m = append(m, '}')
 	*b = m
-	return bytes.Clone(m)
+	msg := bytes.Clone(m)
+	if fresh && entStart >= 0 {
+		c.file(r.viewer(cur.you), from, msg, entStart, entStart+len(entries))
+	}
+	return msg
 }
 
 // appendPatch appends the operations turning what a page holds after old
 // into what it holds after cur.
-func appendPatch(ops []byte, old, cur *parts) []byte {
+// The summary's operations, the same for every seat, are made once per
+// broadcast and kept in c.
+func appendPatch(ops []byte, old, cur *parts, c *broadcastCache) []byte {
 	d := differs.Get().(*differ)
 	defer differs.Put(d)
-	d.start = len(ops)
-	ops = d.diff(ops, "/match", old.match, cur.match)
+	start := len(ops)
+	if !bytes.Equal(old.match, cur.match) {
+		if c.sum.ops == nil || !sameBytes(c.sum.old, old.match) || !sameBytes(c.sum.cur, cur.match) {
+			c.sum.old, c.sum.cur = old.match, cur.match
+			d.start = 0
+			c.sum.ops = d.diff(c.sum.ops[:0], "/match", old.match, cur.match)
+		}
+		ops = append(ops, c.sum.ops...) // the first operations: no comma before
+	}
+	d.start = start
 	ops = d.diff(ops, "/view", old.view, cur.view)
 	switch {
 	case cur.view == nil && old.view != nil:
@@ -332,7 +374,7 @@ func appendPatch(ops []byte, old, cur *parts) []byte {
 }
 
 // differs keeps differs and their scratch between patches.
-var differs = sync.Pool{New: func() any { return new(differ) }}
+var differs = sync.Pool{New: func() any { return &differ{small: smallValue} }}
 
 // bufs are buffers messages are built in, then copied out at their size.
 var bufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

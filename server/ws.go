@@ -637,19 +637,16 @@ type localLink struct {
 }
 
 func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool, error) {
-	r, s := l.r, l.s
-	var err error
+	r := l.r
+	p := plays.Get().(*play)
+	p.ctx, p.link, p.msg = ctx, l, msg
+	err := r.await(ctx, p.fn, p.done)
 	acked := false
-	if derr := r.do(ctx, func() {
-		// The acknowledgement goes out with the state the command caused,
-		// in one frame.
-		r.ackTo, r.ackID = s, msg.ID
-		err = r.command(ctx, s.seat, msg.Data)
-		acked = r.ackTo == nil
-		r.ackTo = nil
-	}); derr != nil {
-		err = derr
-	}
+	if err == nil {
+		err, acked = p.err, p.acked
+		*p = play{fn: p.fn, done: p.done}
+		plays.Put(p)
+	} // else the room may still run it: it is left to the collector
 	if err != nil {
 		if !engine.IsRejected(err) {
 			r.srv.metrics.rejected.WithLabelValues("error").Inc()
@@ -657,6 +654,37 @@ func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool,
 		return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true, nil
 	}
 	return replyMsg{Type: "ack", ID: msg.ID}, !acked, nil
+}
+
+// play is a client's command on its way to the room: made once and kept
+// in a pool with the function the room runs and the channel that says it
+// ran, so that a command allocates none of them.
+type play struct {
+	ctx   context.Context
+	link  *localLink
+	msg   clientMsg
+	err   error
+	acked bool
+	fn    func()
+	done  chan struct{}
+}
+
+var plays = sync.Pool{New: func() any {
+	p := &play{done: make(chan struct{}, 1)}
+	p.fn = p.run
+	return p
+}}
+
+// run plays the command, on the room's goroutine.
+func (p *play) run() {
+	r, s := p.link.r, p.link.s
+	// The acknowledgement goes out with the state the command caused, in
+	// one frame.
+	r.ackTo, r.ackID = s, p.msg.ID
+	p.err = r.command(p.ctx, s.seat, p.msg.Data)
+	p.acked = r.ackTo == nil
+	r.ackTo = nil
+	p.done <- struct{}{}
 }
 
 func (l *localLink) sync(ctx context.Context, log int) error {

@@ -398,8 +398,16 @@ type writeReq struct {
 }
 
 func (s *db) Append(ctx context.Context, matchID string, c Command, fence int64) error {
-	return s.queue(ctx, writeReq{match: matchID, cmd: c, fence: fence, done: make(chan error, 1)})
+	done := doneChans.Get().(chan error)
+	err := s.queue(ctx, writeReq{match: matchID, cmd: c, fence: fence, done: done})
+	// Answered, or never queued: nothing else sends on it.
+	doneChans.Put(done)
+	return err
 }
+
+// doneChans are the channels appends are answered on, kept from append to
+// append.
+var doneChans = sync.Pool{New: func() any { return make(chan error, 1) }}
 
 // write runs a write other than an append on the writer goroutine.
 func (s *db) write(ctx context.Context, exec func(tx *sql.Tx) error) error {
@@ -447,8 +455,9 @@ func (s *db) writer() {
 		}
 		batch = append(batch[:0], first)
 		start := time.Now()
-		batch, after := s.gather(batch) // after: a write that ended the batch
-		for after == nil && len(batch) < maxBatch && time.Since(start) < maxGather {
+		var after writeReq // a write that ended the batch
+		batch, after = s.gather(batch)
+		for after.exec == nil && len(batch) < maxBatch && time.Since(start) < maxGather {
 			// Let the rooms that are playing a command reach their append.
 			runtime.Gosched()
 			n := len(batch)
@@ -462,7 +471,7 @@ func (s *db) writer() {
 		if s.ckpt != nil {
 			s.ckpt.wrote(len(batch))
 		}
-		if after != nil {
+		if after.exec != nil {
 			s.held(func() { after.done <- s.transact(after.exec) })
 		}
 	}
@@ -481,22 +490,22 @@ func (s *db) held(commit func()) {
 
 // gather adds the appends queued now to the batch, up to maxBatch; a
 // write of another kind ends it and is returned.
-func (s *db) gather(batch []writeReq) ([]writeReq, *writeReq) {
+func (s *db) gather(batch []writeReq) ([]writeReq, writeReq) {
 	for len(batch) < maxBatch {
 		select {
 		case r, ok := <-s.appends:
 			if !ok {
-				return batch, nil
+				return batch, writeReq{}
 			}
 			if r.exec != nil {
-				return batch, &r
+				return batch, r
 			}
 			batch = append(batch, r)
 		default:
-			return batch, nil
+			return batch, writeReq{}
 		}
 	}
-	return batch, nil
+	return batch, writeReq{}
 }
 
 // begin starts a transaction on the writer's connection.

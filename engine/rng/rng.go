@@ -77,14 +77,17 @@ func fnv64a(name string) uint64 {
 // AppendState appends a canonical encoding of every stream's state (sorted by
 // name) to b. It is used for the match's state hash.
 func (s *Streams) AppendState(b []byte) []byte {
-	sorted := slices.Clone(s.streams)
-	slices.SortFunc(sorted, func(a, b *Stream) int { return strings.Compare(a.name, b.name) })
+	byName := func(a, b *Stream) int { return strings.Compare(a.name, b.name) }
+	sorted := s.streams
+	if !slices.IsSortedFunc(sorted, byName) {
+		sorted = slices.Clone(sorted)
+		slices.SortFunc(sorted, byName)
+	}
 	b = binary.BigEndian.AppendUint64(b, s.seed)
 	for _, st := range sorted {
 		b = append(b, st.name...)
 		b = append(b, 0)
-		state, _ := st.src.MarshalBinary() // cannot fail for PCG
-		b = append(b, state...)
+		b, _ = st.src.AppendBinary(b) // what MarshalBinary writes; cannot fail for PCG
 		b = binary.BigEndian.AppendUint64(b, st.draws)
 	}
 	return b

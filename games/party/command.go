@@ -136,8 +136,18 @@ func botCommand(data []byte) (Command, bool) {
 // MarshalJSON writes the command as Apply reads it.
 func (c Command) MarshalJSON() ([]byte, error) { return c.json(), nil }
 
+// rollJSON and ackJSON are the JSON of the commands a match offers most,
+// written once: shared, never changed.
+var rollJSON, ackJSON = json.RawMessage(`{"kind":"roll"}`), json.RawMessage(`{"kind":"ack"}`)
+
 // json is the command's JSON: only the members its kind has.
 func (c Command) json() json.RawMessage {
+	switch c {
+	case Command{Kind: KindRoll}:
+		return rollJSON
+	case Command{Kind: KindAck}:
+		return ackJSON
+	}
 	b := make([]byte, 0, 48)
 	b = append(b, `{"kind":`...)
 	b = strconv.AppendQuote(b, c.Kind)

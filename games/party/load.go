@@ -532,6 +532,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
+// appendSortedKeys appends the map's keys to dst, sorted, and returns it:
+// with room in dst (an array on the caller's stack), nothing is
+// allocated.
+func appendSortedKeys[V any](dst []string, m map[string]V) []string {
+	for k := range m {
+		dst = append(dst, k)
+	}
+	slices.Sort(dst)
+	return dst
+}
+
 // normalizeName is the original's normalisation of trigger, action and
 // priority names: upper-case, runs of white space become "_", and every
 // other character that is not a letter, digit or "_" is dropped, so

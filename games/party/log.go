@@ -25,8 +25,8 @@ func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
 	case engine.RecFired:
 		f := m.firing(seq, r)
 		sp := &m.def.Board.Spaces[f.Space]
-		e.Seat, e.At, e.Type, e.Subject = f.Player, sp.ID, f.Trigger, spaceLabel(sp)
-		e.Detail = "↳ " + spaceLabel(sp) + " · " + f.Trigger + " → " + describeAction(&sp.Events[f.Event].Action)
+		e.Seat, e.At, e.Type, e.Subject = f.Player, sp.ID, f.Trigger, m.def.labels[f.Space]
+		e.Detail = m.def.fired[f.Space][f.Event]
 		if m.compat != "" {
 			e.Text = m.s.Players[f.Player].Name + " " + originalWords(sp, &sp.Events[f.Event].Action)
 		}
@@ -66,8 +66,7 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	}
 	loc := ""
 	if ev.Location != engine.NoLocation {
-		sp := &m.def.Board.Spaces[ev.Location]
-		e.At, loc = sp.ID, spaceLabel(sp)
+		e.At, loc = m.def.Board.Spaces[ev.Location].ID, m.def.labels[ev.Location]
 	}
 	switch ev.Type {
 	case evGameStart:
@@ -76,14 +75,14 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 			e.Text += ", playing as the " + m.compat + " game did"
 		}
 	case evTurnStart:
-		e.Text = fmt.Sprintf("Turn %d: %s's turn", ev.Amount, name)
+		e.Text = "Turn " + strconv.Itoa(ev.Amount) + ": " + name + "'s turn"
 	case evTurnSkip:
 		e.Text = name + " skips this turn"
 		if st, _ := ev.Data.(string); st != "" && st != SkippingTurn {
 			e.Text += " (" + stateWords(st) + ")"
 		}
 	case evRolled:
-		e.Text = fmt.Sprintf("%s rolls %d", name, ev.Amount)
+		e.Text = name + " rolls " + strconv.Itoa(ev.Amount)
 	case evExit:
 		e.Text = name + " leaves " + loc
 		if ev.Data == again {
@@ -158,7 +157,7 @@ func (m *Match) wayTaken(seq, choice int) string {
 			continue
 		}
 		if ev := &m.e.Events[r.Event]; ev.Type == evEnter {
-			return spaceLabel(&m.def.Board.Spaces[ev.Location])
+			return m.def.labels[ev.Location]
 		}
 	}
 	return "number " + strconv.Itoa(choice+1)

@@ -209,6 +209,10 @@ func (m *Match) start(dice []int) error {
 // Nothing is prompted before the first command (a roll), so the rule is
 // settled before it matters.
 func (m *Match) Apply(seat int, data json.RawMessage) error {
+	if c, ok := botCommand(data); ok {
+		// A command as Legal writes it, read without the JSON decoder.
+		return m.Play(seat, c)
+	}
 	c, stored, err := readCommand(seat, data)
 	if err != nil {
 		return err

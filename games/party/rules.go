@@ -22,6 +22,11 @@ type Definition struct {
 	nextLabels, prevLabels [][]string
 	byID                   map[string]int
 	triggers               []placed
+	// labels are the spaces' labels (spaceLabel), and fired the details of
+	// their events' firings in the log: made once, as the log tells them
+	// after every command.
+	labels []string
+	fired  [][]string
 	// win is the set of spaces that win the game on reaching them.
 	win map[int]bool
 }
@@ -80,11 +85,20 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 	for j := range d.prev {
 		slices.Sort(d.prev[j])
 	}
+	d.labels = make([]string, len(b.Spaces))
+	d.fired = make([][]string, len(b.Spaces))
+	for i := range b.Spaces {
+		sp := &b.Spaces[i]
+		d.labels[i] = spaceLabel(sp)
+		for j := range sp.Events {
+			d.fired[i] = append(d.fired[i], "↳ "+d.labels[i]+" · "+sp.Events[j].Trigger+" → "+describeAction(&sp.Events[j].Action))
+		}
+	}
 	labels := func(ways [][]int) [][]string {
 		out := make([][]string, len(ways))
 		for i, w := range ways {
 			for _, j := range w {
-				out[i] = append(out[i], spaceLabel(&b.Spaces[j]))
+				out[i] = append(out[i], d.labels[j])
 			}
 		}
 		return out

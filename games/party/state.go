@@ -197,7 +197,8 @@ func (s *State) AppendCanonical(b []byte) []byte {
 		b = append(b, p.State...)
 		b = append(b, 0)
 		b = engine.AppendDecimals(b, p.Seat, p.Space, p.Start, p.TurnsTaken, int(engine.Bit(p.Reversed)), p.Prompts)
-		for _, k := range sortedKeys(p.Stats) {
+		var small [16]string // a few stats sort on the stack
+		for _, k := range appendSortedKeys(small[:0], p.Stats) {
 			st := p.Stats[k]
 			b = append(b, k...)
 			b = append(b, 0)

@@ -369,12 +369,7 @@ func (m *Match) appendPlayer(b []byte, p *Player) []byte {
 	// Sorted, as encoding/json writes a map; a few stats sort on the
 	// stack.
 	var small [16]string
-	keys := small[:0]
-	for k := range p.Stats {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
+	for i, k := range appendSortedKeys(small[:0], p.Stats) {
 		if i > 0 {
 			b = append(b, ',')
 		}
