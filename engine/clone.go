@@ -128,8 +128,10 @@ func (x *Index) clone() *Index {
 	for _, b := range x.buckets {
 		n += len(b)
 	}
-	for _, b := range x.dense {
-		n += len(b)
+	for _, row := range x.dense {
+		for _, b := range row {
+			n += len(b)
+		}
 	}
 	ids := make([]TriggerID, 0, n)
 	share := func(b []TriggerID) []TriggerID {
@@ -141,9 +143,14 @@ func (x *Index) clone() *Index {
 		return ids[from:len(ids):len(ids)]
 	}
 	if x.dense != nil {
-		c.dense = make([][]TriggerID, len(x.dense))
-		for i, b := range x.dense {
-			c.dense[i] = share(b)
+		c.dense = make([][][]TriggerID, len(x.dense))
+		for t, row := range x.dense {
+			if row != nil {
+				c.dense[t] = make([][]TriggerID, len(row))
+				for i, b := range row {
+					c.dense[t][i] = share(b)
+				}
+			}
 		}
 	}
 	for k, b := range x.buckets {

@@ -28,11 +28,14 @@ type Index struct {
 	// dense holds the buckets of phase-less events that are "anywhere" or
 	// at a location with a small id, so that the dispatches of a board
 	// game find them without hashing: the bucket of type t and slot s
-	// (location + 1, or 0 for "anywhere") is dense[t*stride+s]. The other
-	// buckets are in the map.
-	dense  [][]TriggerID
+	// (location + 1, or 0 for "anywhere") is dense[t][s]. A type's row is
+	// made when its first bucket is, at least stride long (the most
+	// slots a row has needed): most types have no trigger at a location,
+	// and a match waiting for its players keeps no room for them. The
+	// other buckets are in the map.
+	dense  [][][]TriggerID
 	stride int
-	types  int // the types dense has room for
+	types  int // the event types of the game
 	// entities counts the instances filed under an entity: without any,
 	// dispatch does not look for them.
 	entities int
@@ -62,8 +65,8 @@ func newIndex(types int) *Index {
 // bucket returns the bucket of a key, and whether it is dense.
 func (x *Index) bucket(k bucketKey) ([]TriggerID, bool) {
 	if slot, ok := denseSlot(k); ok {
-		if slot < x.stride && int(k.typ) < x.types {
-			return x.dense[int(k.typ)*x.stride+slot], true
+		if t := int(k.typ); t < len(x.dense) && slot < len(x.dense[t]) {
+			return x.dense[t][slot], true
 		}
 		return nil, true
 	}
@@ -95,25 +98,17 @@ func (x *Index) setBucket(k bucketKey, b []TriggerID) {
 		}
 		return
 	}
-	if slot >= x.stride || int(k.typ) >= x.types || x.dense == nil {
-		x.relayout(max(int(k.typ)+1, x.types), max(slot+1, 2*x.stride, 8))
+	t := int(k.typ)
+	if t >= len(x.dense) {
+		x.dense = append(x.dense, make([][][]TriggerID, max(t+1, x.types)-len(x.dense))...)
 	}
-	x.dense[int(k.typ)*x.stride+slot] = b
-}
-
-// relayout makes room in dense for the given numbers of types and slots,
-// keeping its buckets; it happens a few times per match at most.
-func (x *Index) relayout(types, stride int) {
-	stride = max(stride, x.stride)
-	dense := make([][]TriggerID, types*stride)
-	for t := range x.types {
-		for s := range x.stride {
-			if x.dense != nil {
-				dense[t*stride+s] = x.dense[t*x.stride+s]
-			}
-		}
+	if row := x.dense[t]; slot >= len(row) {
+		x.stride = max(x.stride, slot+1)
+		grown := make([][]TriggerID, max(x.stride, 2*len(row), 8))
+		copy(grown, row)
+		x.dense[t] = grown
 	}
-	x.dense, x.types, x.stride = dense, types, stride
+	x.dense[t][slot] = b
 }
 
 // reset empties the index, keeping its memory.
@@ -121,8 +116,10 @@ func (x *Index) reset() {
 	x.gen++
 	x.inst = x.inst[:0]
 	clear(x.buckets)
-	for i := range x.dense {
-		x.dense[i] = x.dense[i][:0]
+	for _, row := range x.dense {
+		for i := range row {
+			row[i] = row[i][:0]
+		}
 	}
 	x.entities = 0
 	clear(x.byReactor)

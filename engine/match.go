@@ -170,8 +170,10 @@ func Replay[C any](cmds []C, apply func(C) error) error {
 // NewMatch starts a match of the given rules on a game state, with a master
 // seed for its random streams and the names of its players.
 func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
-	// Buffers are sized for a typical chain, so that resolving one
-	// allocates little even in a fresh match.
+	// Buffers are sized for a short chain, so that resolving one
+	// allocates little even in a fresh match, and a server holding
+	// thousands of matches waiting for their players holds little more
+	// than they use: they grow with the log and the longest chain.
 	return &Match{
 		Rules:   rules,
 		State:   state,
@@ -179,11 +181,11 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		Index:   newIndex(rules.Types.Len()),
 		RNG:     rng.New(seed),
 		actor:   NoPlayer,
-		Events:  make([]Event, 0, 32),
-		records: make([]Record, 0, 64),
-		stack:   make([]task, 0, 16),
+		Events:  make([]Event, 0, 8),
+		records: make([]Record, 0, 16),
+		stack:   make([]task, 0, 4),
 		emitted: make([]EventRef, 0, 8),
-		then:    make([]task, 0, 4),
+		then:    make([]task, 0, 2),
 		scratch: make([]TriggerID, 0, 16),
 		guard:   guardSet{small: make([]uint64, 0, guardSmall)},
 	}

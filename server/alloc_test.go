@@ -45,7 +45,8 @@ func TestCommandAllocations(t *testing.T) {
 	type player struct {
 		s     *session
 		link  *localLink
-		legal []byte // its first legal command, as its last message says
+		legal []byte   // its first legal command, as its last message says
+		queue []outMsg // what it was sent
 	}
 	type match struct {
 		r       *room
@@ -69,8 +70,9 @@ func TestCommandAllocations(t *testing.T) {
 	// work is not counted).
 	drain := func(m *match) {
 		for _, p := range m.players {
-			for len(p.s.out) > 0 {
-				if cmd, changed := firstLegal((<-p.s.out).data); changed {
+			p.queue = p.s.take(p.queue)
+			for _, msg := range p.queue {
+				if cmd, changed := firstLegal(msg.data); changed {
 					p.legal = cmd
 				}
 			}

@@ -46,6 +46,10 @@ type deltaStream struct {
 	Messages [][]json.RawMessage `json:"messages"`
 	Lost     []int               `json:"lost"`
 	Fresh    []json.RawMessage   `json:"fresh"`
+	// New are, for each step, the log entries a whole state from the
+	// step's first record on tells (a log may tell a record anew later:
+	// a card revealed, a blow told before the end).
+	New []json.RawMessage `json:"new"`
 }
 
 // The page's own delta code (web/static/delta.js), run in Chromium on every
@@ -145,12 +149,10 @@ const deltaRunner = `(async () => {
           out.push(game + " seat " + c.seat + " step " + i + ": the page shows the log entries of records " + shown.map((e) => e.seq) +
             ", the whole state " + entries.map((e) => e.seq));
           failed = true;
-        } else if (!same(shown.slice(before), entries.slice(before))) {
-          // A log may tell a record anew later (a card revealed, a blow
-          // told before the end): the entries of the step are those the
-          // whole state tells now.
-          out.push(game + " seat " + c.seat + " step " + i + ": the new log entries differ:\n  page  " + JSON.stringify(shown.slice(before)).slice(0, 600) +
-            "\n  whole " + JSON.stringify(entries.slice(before)).slice(0, 600));
+        } else if (!same(shown.slice(before), c.new[i])) {
+          const k = shown.findIndex((e, k) => k >= before && !same(e, c.new[i][k - before]));
+          out.push(game + " seat " + c.seat + " step " + i + ": the new log entry of record " + shown[k].seq + " differs:\n  page  " +
+            JSON.stringify(shown[k]) + "\n  whole " + JSON.stringify(c.new[i][k - before]));
           failed = true;
         }
         steps++;
@@ -191,15 +193,23 @@ func playRecorded(t *testing.T, ts *testServer, board string, seats int, extra m
 	rnd := rand.New(rand.NewPCG(uint64(len(board)), 7))
 	// record waits until every client has the room's latest message, and
 	// files what each got since the last step with the fresh whole state.
+	stepLog := 0 // the log's length when the step began
 	record := func(lost int) {
-		var ver int
-		var fresh [][]byte
+		var ver, logLen int
+		var fresh, news [][]byte
 		for {
 			last := ver
 			must(t, r.do(context.Background(), func() {
 				ver = r.ver
 				if ver == last {
 					return
+				}
+				logLen = r.m.LogLen()
+				news = news[:0]
+				for _, s := range streams {
+					entries, err := json.Marshal(r.m.Log(s.Seat, stepLog))
+					must(t, err)
+					news = append(news, entries)
 				}
 				// Made anew, not from what the room keeps of each seat.
 				seen := r.seen
@@ -227,12 +237,14 @@ func playRecorded(t *testing.T, ts *testServer, board string, seats int, extra m
 			c.raw = nil
 			streams[i].Messages = append(streams[i].Messages, msgs)
 			streams[i].Fresh = append(streams[i].Fresh, fresh[i])
+			streams[i].New = append(streams[i].New, news[i])
 			streams[i].Lost = append(streams[i].Lost, -1)
 		}
 		if lost >= 0 {
 			s := streams[len(streams)-1]
 			s.Lost[len(s.Lost)-1] = lost
 		}
+		stepLog = logLen
 	}
 	record(-1)
 	for step := 1; ; step++ {

@@ -234,7 +234,12 @@ func (ls *loadServer) saveAllocs(path string) {
 	if path == "" || path == ".before" {
 		return
 	}
-	res, err := http.Get(ls.base + "/debug/pprof/heap?gc=1") // after a collection: up to date
+	ls.saveProfile("heap?gc=1", path) // after a collection: up to date
+}
+
+// saveProfile saves one of the server's profiles (/debug/pprof/NAME).
+func (ls *loadServer) saveProfile(name, path string) {
+	res, err := http.Get(ls.base + "/debug/pprof/" + name)
 	if err != nil {
 		return
 	}
@@ -768,6 +773,9 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	perMatch := float64(ready.Heap-empty.Heap) / float64(n)
 	b.Logf("live heap %d MB with %d matches connected, %d MB empty: %.1f KB a match", ready.Heap>>20, n, empty.Heap>>20, perMatch/1024)
 	b.ReportMetric(perMatch/1024, "heap-KB/match")
+	if path := os.Getenv("TABULA_LOAD_HEAP"); path != "" {
+		ls.saveProfile("heap?gc=1", path) // what the live heap holds
+	}
 	stopWAL := make(chan struct{})
 	defer close(stopWAL)
 	wal := ls.watchWAL(stopWAL)

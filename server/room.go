@@ -78,7 +78,7 @@ type room struct {
 
 // inboxSize bounds a room's queue of pending messages; a client that sends
 // faster than the room works waits (its socket is not read meanwhile).
-const inboxSize = 256
+const inboxSize = 16
 
 func newRoom(srv *Server, rec store.Match) *room {
 	r := &room{

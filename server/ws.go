@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -41,9 +43,15 @@ func (p wsPeer) closeNow() { p.ws.CloseNow() }
 // session is one client watching a room: a seat's player or a spectator
 // (seat -1).
 type session struct {
-	peer    peer
-	seat    int
-	out     chan outMsg
+	peer peer
+	seat int
+	// queued are the messages waiting for the writer, which wake tells
+	// of; the writer swaps them for its own emptied slice, so that
+	// queueing allocates nothing, and a connection keeps no more than it
+	// needs.
+	qmu     sync.Mutex
+	queued  []outMsg
+	wake    chan struct{}
 	logSent int    // log records already sent (touched only by the room)
 	sent    *parts // what it was last sent (room only); nil: the next message is a whole state
 	once    sync.Once
@@ -66,7 +74,7 @@ type session struct {
 }
 
 func newSession(p peer, seat int) *session {
-	return &session{peer: p, seat: seat, out: make(chan outMsg, outSize), done: make(chan struct{}),
+	return &session{peer: p, seat: seat, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		moved: make(chan struct{}, 1)}
 }
 
@@ -182,13 +190,36 @@ func (s *session) sendAck(state []byte, id int) { s.queue(outMsg{data: state, ac
 func (s *session) queue(m outMsg) {
 	select {
 	case <-s.done:
-	case s.out <- m:
+		return
 	default:
+	}
+	s.qmu.Lock()
+	full := len(s.queued) >= outSize
+	if !full {
+		s.queued = append(s.queued, m)
+	}
+	s.qmu.Unlock()
+	if full {
 		s.closeWith("too slow: reconnect to get the current state")
 		// Its writer may be stuck writing to it: closing the connection
 		// frees it.
 		go s.peer.closeNow()
+		return
 	}
+	select {
+	case s.wake <- struct{}{}:
+	default: // the writer has been told already
+	}
+}
+
+// take returns the messages queued, in order, and gives the queue spare
+// (emptied) to fill next.
+func (s *session) take(spare []outMsg) []outMsg {
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	out := s.queued
+	s.queued = spare[:0]
+	return out
 }
 
 // closeWith closes the connection, telling the client why (if reason is
@@ -214,26 +245,25 @@ const maxBatch = 32
 func (s *session) writer(ctx context.Context, limits Limits) {
 	ping := time.NewTicker(limits.PingEvery)
 	defer ping.Stop()
-	var batch []outMsg
+	var spare []outMsg
 	for {
 		select {
-		case msg := <-s.out:
-			batch = append(batch[:0], msg)
-		more:
-			for len(batch) < maxBatch {
-				select {
-				case m := <-s.out:
-					batch = append(batch, m)
-				default:
-					break more
+		case <-s.wake:
+			all := s.take(spare)
+			for msgs := all; len(msgs) > 0; {
+				batch := msgs[:min(len(msgs), maxBatch)]
+				if err := s.write(batch); err != nil {
+					s.closeWith("")
+					s.peer.closeNow()
+					return
 				}
+				msgs = msgs[len(batch):]
 			}
-			if err := s.write(batch); err != nil {
-				s.closeWith("")
-				s.peer.closeNow()
-				return
+			clear(all) // the messages are not kept for a quiet connection
+			spare = all[:0]
+			if cap(spare) > maxBatch {
+				spare = nil // nor a burst's room
 			}
-			clear(batch) // the messages are not kept for a quiet connection
 			// A connection just written to needs no ping: with thousands
 			// of connections, pinging busy ones costs as much as a share
 			// of their commands.
@@ -393,11 +423,20 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	// Accept checks that the page asking is the server's own (Origin).
-	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})
+	ws, err := websocket.Accept(smallBuffers{w}, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})
 	if err != nil {
 		return
 	}
 	ws.SetReadLimit(srv.limits.Message)
+	// The connection is read on a goroutine of its own, and the request
+	// returns: what the server kept of it (its headers, its buffers) is
+	// not kept as long as the connection lasts.
+	go srv.connection(ws, id, wq)
+}
+
+// connection serves a client's WebSocket: it puts it in its match, and
+// reads its messages until it closes.
+func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery) {
 	srv.metrics.connections.Inc()
 	defer srv.metrics.connections.Dec()
 	ctx, cancel := context.WithCancel(srv.ctx)
@@ -469,6 +508,23 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		}
 		s.send(encodeReply(reply))
 	}
+}
+
+// smallBuffers gives a WebSocket small buffers, which each of thousands of
+// connections keeps as long as it lasts: clients send short messages (a
+// command), and nearly every message a connection is sent (a delta, with
+// the log entries of a command) holds in 3 KiB, so that it is written
+// with one system call as in the 4 KiB net/http gives.
+type smallBuffers struct{ http.ResponseWriter }
+
+func (w smallBuffers) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err != nil || brw.Reader.Buffered() > 0 || brw.Writer.Buffered() > 0 {
+		return c, brw, err
+	}
+	return c, bufio.NewReadWriter(bufio.NewReaderSize(c, 512), bufio.NewWriterSize(c, 3<<10)), nil
 }
 
 // parseMessage checks a client message: within its connection's rate, a
