@@ -217,8 +217,8 @@ func playRecorded(t *testing.T, ts *testServer, board string, seats int, extra m
 				fresh = fresh[:0]
 				for _, s := range streams {
 					r.seen = nil
-					var bc broadcastCache
-					fresh = append(fresh, r.message(nil, r.partsFor(s.Seat), 0, &bc))
+					_, msg := r.whole(s.Seat, 0)
+					fresh = append(fresh, msg)
 				}
 			}))
 			if ver == last {

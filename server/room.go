@@ -50,18 +50,17 @@ type room struct {
 	ackTo  *session
 	ackID  int
 	sumVer int // counts changes of the summary
-	// sumEnc is the encoding of the summary of, the last one published
-	// that a connection was sent.
-	sumEnc struct {
-		of   *Summary
-		data []byte
-	}
+	// sumJSON is the encoding of the summary last published, made with it.
+	sumJSON []byte
 	// What connections are sent (state.go): ver numbers their messages,
 	// mver counts the changes of the match (a seat's view is built again
 	// only after one), seen holds what each seat watched was last sent.
 	ver  int
 	mver int
 	seen map[int]*parts
+	// hints are the sizes of what the last broadcast made, to allocate
+	// what the next one makes at once.
+	hints struct{ msgs int }
 	// wait holds the seats the match waits for, as of version mver.
 	wait struct {
 		mver  int
@@ -899,11 +898,12 @@ func fillSummary(s *Summary, rec store.Match, seats []SeatView, online func(seat
 	}
 }
 
-// publishedSummary is a summary and its seats in one allocation, for the
-// few seats most games have.
+// publishedSummary is a summary, its seats and its encoding in one
+// allocation, for the few seats most games have.
 type publishedSummary struct {
 	Summary
 	seats [6]SeatView
+	enc   [512]byte
 }
 
 // publish stores the room's summary where readers find it without waiting
@@ -916,6 +916,7 @@ func (r *room) publish() {
 		seats = make([]SeatView, 0, len(r.rec.Seats))
 	}
 	fillSummary(&p.Summary, r.rec, seats, r.isOnline)
+	r.sumJSON = p.Summary.appendJSON(p.enc[:0])
 	r.snap.Store(&p.Summary)
 	r.online.Store(int32(len(r.sessions)))
 }

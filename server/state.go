@@ -48,36 +48,39 @@ var emptyList, zero = []byte("[]"), []byte("0")
 // partsFor returns the parts of the seat for the current broadcast:
 // made once per broadcast, and its view made again only if the match
 // changed since the seat's last.
-func (r *room) partsFor(seat int) *parts {
+func (r *room) partsFor(seat int, c *broadcastCache) *parts {
 	last := r.seen[seat]
 	if last != nil && last.ver == r.ver {
 		return last
 	}
-	p := &parts{ver: r.ver, you: seat, legal: emptyList, mver: r.mver, sumVer: r.sumVer}
+	p := c.newParts(min(len(r.sessions), len(r.rec.Seats)+1))
+	*p = parts{ver: r.ver, you: seat, legal: emptyList, mver: r.mver, sumVer: r.sumVer}
 	if r.m != nil {
 		if last != nil && last.view != nil && last.mver == r.mver {
 			p.view, p.log, p.hash = last.view, last.log, last.hash
 			if last.sumVer == r.sumVer {
 				p.legal, p.deadline = last.legal, last.deadline
 			} else {
-				r.legalParts(p, seat)
+				r.legalParts(p, seat, c)
 			}
 		} else {
 			// Showing the match may fail (a bug in a pack): then it is
 			// broken, and its summary says why.
+			built := false
 			r.protect(func() {
-				b := getBuf()
-				defer putBuf(b)
+				start := len(c.scratch)
 				var err error
-				if *b, err = game.AppendView((*b)[:0], r.m, seat); err != nil {
+				if c.scratch, err = game.AppendView(c.scratch, r.m, seat); err != nil {
 					panic(fmt.Sprintf("a view does not encode: %v", err))
 				}
-				view := bytes.Clone(*b)
+				end := len(c.scratch)
 				log, hash := r.m.LogLen(), r.m.Hash()
-				r.legalParts(p, seat)
-				p.view, p.log, p.hash = view, log, hash
+				r.legalParts(p, seat, c)
+				p.log, p.hash = log, hash
+				c.later(&p.view, start, end)
+				built = true
 			})
-			if p.view == nil {
+			if !built {
 				p.legal, p.deadline = emptyList, 0
 			}
 		}
@@ -91,7 +94,7 @@ func (r *room) partsFor(seat int) *parts {
 }
 
 // legalParts makes the seat's legal commands and deadline.
-func (r *room) legalParts(p *parts, seat int) {
+func (r *room) legalParts(p *parts, seat int, c *broadcastCache) {
 	p.legal, p.deadline = emptyList, 0
 	if seat < 0 || !r.playing() || r.rec.Seats[seat].Bot {
 		return
@@ -100,13 +103,12 @@ func (r *room) legalParts(p *parts, seat int) {
 	if len(legal) == 0 {
 		return
 	}
-	b := getBuf()
-	defer putBuf(b)
+	start := len(c.scratch)
 	var err error
-	if *b, err = game.AppendCommands((*b)[:0], legal); err != nil {
+	if c.scratch, err = game.AppendCommands(c.scratch, legal); err != nil {
 		panic(fmt.Sprintf("legal commands do not encode: %v", err))
 	}
-	p.legal = bytes.Clone(*b)
+	c.later(&p.legal, start, len(c.scratch))
 	if d, ok := r.deadlines[seat]; ok {
 		p.deadline = d.UnixMilli()
 	}
@@ -125,13 +127,22 @@ func (r *room) broadcast() {
 	}
 	r.ver++
 	var bc broadcastCache
-	bc.msgs, bc.entries, bc.sum.ops = bc.msgsArr[:0], bc.entriesArr[:0], bc.sum.buf[:0]
+	bc.init()
+	defer bc.done()
+	bc.msgs2.hint = r.hints.msgs
+	defer func() { r.hints.msgs = bc.msgs2.used() }()
 	logLen := 0
 	if r.m != nil {
 		logLen = r.m.LogLen()
 	}
+	// The parts of every seat watched first, kept in one allocation of
+	// their size; then the messages.
 	for s := range r.sessions {
-		cur := r.partsFor(s.seat)
+		r.partsFor(s.seat, &bc)
+	}
+	bc.seal()
+	for s := range r.sessions {
+		cur := r.partsFor(s.seat, &bc)
 		k := msgKey{seat: s.seat, from: s.logSent, sent: s.sent}
 		msg := bc.message(k)
 		if msg == nil {
@@ -164,13 +175,23 @@ func (r *room) resync(s *session, log int) {
 	if r.m != nil {
 		s.logSent = min(s.logSent, r.m.LogLen())
 	}
-	var bc broadcastCache
-	cur := r.partsFor(s.seat)
-	s.send(r.message(nil, cur, s.logSent, &bc))
+	cur, msg := r.whole(s.seat, s.logSent)
+	s.send(msg)
 	s.sent = cur
 	if r.m != nil {
 		s.logSent = r.m.LogLen()
 	}
+}
+
+// whole makes the whole state of a seat now, with the log from record
+// from on: its parts and its message.
+func (r *room) whole(seat, from int) (*parts, []byte) {
+	var bc broadcastCache
+	bc.init()
+	defer bc.done()
+	cur := r.partsFor(seat, &bc)
+	bc.seal()
+	return cur, r.message(nil, cur, from, &bc)
 }
 
 // msgKey is what makes two connections' messages alike: the seat, the
@@ -194,6 +215,17 @@ type broadcastCache struct {
 	// Room for a few of each, so that a broadcast allocates none.
 	msgsArr    [4]keyedMsg
 	entriesArr [2]encodedEntries
+	// scratch is where the views and legal commands of the broadcast are
+	// made, and pending the places in parts that receive them, copied
+	// into one allocation of their size (seal): connections keep them
+	// until the next change. msgs2 holds the broadcast's messages, which
+	// go once written; parts its parts, allocated at once for the seats.
+	scratch    []byte
+	scratchBuf *[]byte
+	pending    []pendingBytes
+	pendingArr [8]pendingBytes
+	msgs2      arena
+	parts      []parts
 	// sum is the patch of the summary from old to cur, in a buffer of its
 	// own.
 	sum struct {
@@ -201,6 +233,74 @@ type broadcastCache struct {
 		buf           [256]byte
 	}
 }
+
+// pendingBytes is a part made in the scratch, to place at seal.
+type pendingBytes struct {
+	to         *[]byte
+	start, end int
+}
+
+func (c *broadcastCache) init() {
+	c.msgs, c.entries, c.sum.ops, c.pending = c.msgsArr[:0], c.entriesArr[:0], c.sum.buf[:0], c.pendingArr[:0]
+	c.scratchBuf = getBuf()
+	c.scratch = (*c.scratchBuf)[:0]
+}
+
+func (c *broadcastCache) done() {
+	*c.scratchBuf = c.scratch
+	putBuf(c.scratchBuf)
+}
+
+// later places scratch[start:end] at *to when the broadcast's parts are
+// sealed.
+func (c *broadcastCache) later(to *[]byte, start, end int) {
+	c.pending = append(c.pending, pendingBytes{to, start, end})
+}
+
+// seal copies what the parts made in the scratch into one allocation of
+// its size, and places it.
+func (c *broadcastCache) seal() {
+	if len(c.pending) == 0 {
+		return
+	}
+	data := bytes.Clone(c.scratch)
+	for _, p := range c.pending {
+		*p.to = data[p.start:p.end:p.end]
+	}
+	c.scratch, c.pending = c.scratch[:0], c.pending[:0]
+}
+
+// newParts returns parts to fill, from an array made for the seats of the
+// room (seats of them).
+func (c *broadcastCache) newParts(seats int) *parts {
+	if len(c.parts) == cap(c.parts) {
+		c.parts = make([]parts, 0, max(seats, 2))
+	}
+	c.parts = c.parts[:len(c.parts)+1]
+	return &c.parts[len(c.parts)-1]
+}
+
+// arena hands out copies of bytes from one allocation: what one broadcast
+// makes is made together and let go together.
+type arena struct {
+	buf  []byte
+	hint int // the size to allocate first: what the last broadcast used
+	all  int // the bytes handed out
+}
+
+// copy returns a copy of b, never changed afterwards.
+func (a *arena) copy(b []byte) []byte {
+	if len(a.buf)+len(b) > cap(a.buf) {
+		a.buf = make([]byte, 0, max(a.hint-a.all, 2*cap(a.buf), len(b)))
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	a.all += len(b)
+	return a.buf[start:len(a.buf):len(a.buf)]
+}
+
+// used is how many bytes the arena handed out.
+func (a *arena) used() int { return a.all }
 
 // sameBytes reports whether a and b are the same bytes in memory.
 func sameBytes(a, b []byte) bool {
@@ -319,7 +419,7 @@ func (r *room) message(old, cur *parts, from int, c *broadcastCache) []byte {
 	}
 	m = append(m, '}')
 	*b = m
-	msg := bytes.Clone(m)
+	msg := c.msgs2.copy(m)
 	if fresh && entStart >= 0 {
 		c.file(r.viewer(cur.you), from, msg, entStart, entStart+len(entries))
 	}
@@ -388,15 +488,8 @@ func putBuf(b *[]byte) {
 	bufs.Put(b)
 }
 
-// summaryJSON is the encoding of the published summary, made once per
-// summary.
-func (r *room) summaryJSON() []byte {
-	sum := r.snap.Load()
-	if r.sumEnc.of != sum {
-		r.sumEnc.of, r.sumEnc.data = sum, sum.appendJSON(make([]byte, 0, 256+64*len(sum.Seats)))
-	}
-	return r.sumEnc.data
-}
+// summaryJSON is the encoding of the published summary, made with it.
+func (r *room) summaryJSON() []byte { return r.sumJSON }
 
 // appendJSON appends the summary's JSON, as encoding/json writes it.
 func (s *Summary) appendJSON(b []byte) []byte {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +28,12 @@ type db struct {
 	// never checkpoints: ckpt does, from another.
 	wconn *sql.Conn
 	ckpt  *checkpointer
+	// raw is the writer's insert on the driver's connection (insertRaw).
+	raw struct {
+		stmt driver.Stmt
+		ins  driver.StmtExecContext
+		args [6]driver.NamedValue
+	}
 
 	appended, commits atomic.Int64
 
@@ -122,6 +129,9 @@ func (s *db) Close() error {
 	<-s.done
 	if s.insStmt != nil {
 		s.insStmt.Close()
+	}
+	if s.raw.stmt != nil {
+		s.wconn.Raw(func(any) error { return s.raw.stmt.Close() })
 	}
 	if s.ckpt != nil {
 		s.ckpt.close()
@@ -554,6 +564,9 @@ func (s *db) commit(batch []writeReq) {
 }
 
 func (s *db) insert(batch []writeReq) error {
+	if s.wconn != nil {
+		return s.insertRaw(batch)
+	}
 	tx, err := s.begin()
 	if err != nil {
 		return err
@@ -587,6 +600,85 @@ func (s *db) insert(batch []writeReq) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// insertRaw stores a batch of appends in one transaction through the
+// SQLite driver's connection below database/sql: its statement is prepared
+// once on the writer's connection and its arguments are kept from append
+// to append, so that an append costs the statement alone.
+func (s *db) insertRaw(batch []writeReq) error {
+	var refused writeReq // an append that changed no row
+	err := s.wconn.Raw(func(dc any) error {
+		ctx := context.Background()
+		c, ok := dc.(interface {
+			driver.ConnBeginTx
+			driver.ConnPrepareContext
+		})
+		if !ok {
+			return fmt.Errorf("the SQLite driver's connection (%T) cannot begin transactions", dc)
+		}
+		if s.raw.stmt == nil {
+			st, err := c.PrepareContext(ctx, insertCommand)
+			if err != nil {
+				return err
+			}
+			ins, ok := st.(driver.StmtExecContext)
+			if !ok {
+				st.Close()
+				return fmt.Errorf("the SQLite driver's statement (%T) cannot execute", st)
+			}
+			s.raw.stmt, s.raw.ins = st, ins
+			for i := range s.raw.args {
+				s.raw.args[i].Ordinal = i + 1
+			}
+		}
+		tx, err := c.BeginTx(ctx, driver.TxOptions{})
+		if err != nil {
+			return err
+		}
+		args := s.raw.args[:]
+		for _, r := range batch {
+			// The command's text as bytes: the statement casts it.
+			args[0].Value, args[1].Value, args[2].Value = int64(r.cmd.Seq), int64(r.cmd.Player), []byte(r.cmd.Data)
+			args[3].Value, args[4].Value, args[5].Value = r.cmd.Hash, r.match, r.fence
+			res, err := s.raw.ins.ExecContext(ctx, args)
+			if err == nil {
+				var n int64
+				if n, err = res.RowsAffected(); err == nil && n == 0 {
+					refused = r
+				}
+			}
+			if err != nil || refused.done != nil {
+				tx.Rollback()
+				if err != nil {
+					return fmt.Errorf("match %s command %d: %w", r.match, r.cmd.Seq, err)
+				}
+				return nil
+			}
+		}
+		for i := range args {
+			args[i].Value = nil // nothing kept
+		}
+		return tx.Commit()
+	})
+	if err == nil && refused.done != nil {
+		// An owner fenced off, or a match that is gone.
+		err = s.whyNotOn(s.wconn, refused.match)
+		err = fmt.Errorf("match %s command %d: %w", refused.match, refused.cmd.Seq, err)
+	}
+	return err
+}
+
+// whyNotOn is whyNot outside a transaction, on a connection.
+func (s *db) whyNotOn(c *sql.Conn, id string) error {
+	var n int
+	if err := c.QueryRowContext(context.Background(), s.dialect.q(`SELECT COUNT(*) FROM matches WHERE id = ?`), id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return ErrFenced
 }
 
 // insertCommand stores a command if its match's fence is the writer's:

@@ -98,9 +98,9 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	case evBlocked:
 		e.Text = name + " cannot go further from " + loc
 	case evPrompted:
-		e.Text = spaceTitle(&m.def.Board.Spaces[ev.Location]) + ": " + fmt.Sprint(ev.Data)
+		e.Text = spaceTitle(&m.def.Board.Spaces[ev.Location]) + ": " + dataText(ev.Data)
 	case evState:
-		st := fmt.Sprint(ev.Data)
+		st := dataText(ev.Data)
 		e.Text = name + " " + stateChange(st)
 		e.Detail = name + " is now " + st
 	case evDisplaced:
@@ -112,7 +112,7 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	case evTeleported:
 		e.Text = name + " is sent to " + loc
 	case evEffect:
-		kind := fmt.Sprint(ev.Data)
+		kind := dataText(ev.Data)
 		e.Text = name + " " + effectWords(kind, ev.Amount)
 		if m.quirks.EffectsIdle {
 			e.Text += ", but effects never act (original rules)"
@@ -134,7 +134,7 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 		for _, w := range s.Winners {
 			names = append(names, s.Players[w].Name)
 		}
-		reason := fmt.Sprint(ev.Data)
+		reason := dataText(ev.Data)
 		if len(names) > 0 {
 			e.Text = "Game over: " + strings.Join(names, " and ") + " won"
 			e.Detail = "Game over: " + reason + ". Winner: " + strings.Join(names, ", ")
@@ -266,4 +266,13 @@ func originalWords(sp *Space, a *Action) string {
 		return "triggered a teleport to " + args.SpaceID
 	}
 	return fmt.Sprintf("triggered an event (%s) on %s", a.Type, spaceTitle(sp))
+}
+
+// dataText is an event's data as text: its string (most events carry
+// one, and need no formatting), or how fmt prints it.
+func dataText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
 }

@@ -414,10 +414,14 @@ func (m *Match) Legal(seat int) []game.Command {
 		}
 		return out
 	case s.Phase == PhaseRoll && s.Current == seat:
-		return []game.Command{{Data: Command{Kind: KindRoll}.json(), Text: "Roll the dice"}}
+		return rollLegal[:1:1]
 	}
 	return nil
 }
+
+// rollLegal is what a player may do at the start of their turn: the same
+// for every match, made once (callers do not change what Legal returns).
+var rollLegal = []game.Command{{Data: rollJSON, Text: "Roll the dice"}}
 
 // ways are the spaces the current player may step to.
 func (m *Match) ways() []int {

@@ -88,6 +88,9 @@ const (
 	markCloseBrc  = '\uE004'
 )
 
+// isMark reports whether c is one of the marks above.
+func isMark(c rune) bool { return c >= markColor && c <= markCloseBrc }
+
 // ExpandMessage expands the placeholders of a prompt message for the
 // current player, drawing every random value from r in left-to-right order
 // (arguments before the placeholder that holds them), and cuts the result
@@ -97,7 +100,7 @@ const (
 func ExpandMessage(msg, currentPlayer string, r *rng.Stream) []Segment {
 	x := &expander{player: currentPlayer, r: r}
 	s := strings.Map(func(c rune) rune {
-		if c >= markColor && c <= markCloseBrc {
+		if isMark(c) {
 			return -1
 		}
 		return c
@@ -113,6 +116,9 @@ func ExpandMessage(msg, currentPlayer string, r *rng.Stream) []Segment {
 
 // PlainText joins the segments' text, without colours.
 func PlainText(segs []Segment) string {
+	if len(segs) == 1 {
+		return segs[0].Text
+	}
 	var b strings.Builder
 	for _, s := range segs {
 		b.WriteString(s.Text)
@@ -313,6 +319,13 @@ func (c placeholderCall) args() []string {
 // toSegments turns expanded text with colour marks into segments; in nested
 // colours the innermost wins.
 func toSegments(s string) []Segment {
+	if !strings.ContainsFunc(s, isMark) {
+		// Plain text (most messages): one segment, nothing to undo.
+		if s == "" {
+			return nil
+		}
+		return []Segment{{Text: s}}
+	}
 	s = unprotector.Replace(s)
 	var segs []Segment
 	var colors []string
