@@ -820,8 +820,11 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	tick := time.NewTicker(interval)
 	start := time.Now()
 	first := ls.stats(b)
+	profiled := ls.profile(b)
+	defer func() { <-profiled }()
 	defer func() { b.Logf("%d matches ended and were replaced", replaced.Load()) }()
 	prev := first
+	prevAppends, prevCommits := first.Appends, first.Commits
 	for t := range tick.C {
 		cnt, p50, p99, p999 := lat.take()
 		s := ls.stats(b)
@@ -830,9 +833,14 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 			cpu = float64(s.CPU-prev.CPU) / float64(cnt) / 1e3
 		}
 		prev = s
-		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server %.0f µs CPU/cmd, RSS %d MB (peak %d), heap %d MB, WAL %d MB (most %d), %d matches in memory, %d connections",
+		perCommit := 0.0
+		if c := s.Commits - prevCommits; c > 0 {
+			perCommit = float64(s.Appends-prevAppends) / float64(c)
+		}
+		prevAppends, prevCommits = s.Appends, s.Commits
+		b.Logf("%3.0fs: %6d commands (%5.0f/s), latency p50 %v p99 %v p999 %v, server %.0f µs CPU/cmd, %.1f commands/commit, RSS %d MB (peak %d), heap %d MB, WAL %d MB (most %d), %d matches in memory, %d connections",
 			t.Sub(start).Seconds(), cnt, float64(cnt)/interval.Seconds(), p50.Round(10*time.Microsecond), p99.Round(10*time.Microsecond),
-			p999.Round(10*time.Microsecond), cpu, s.RSSNow>>20, s.RSS>>20, s.Heap>>20, ls.walSize()>>20, wal.Load()>>20, s.Rooms, s.Online)
+			p999.Round(10*time.Microsecond), cpu, perCommit, s.RSSNow>>20, s.RSS>>20, s.Heap>>20, ls.walSize()>>20, wal.Load()>>20, s.Rooms, s.Online)
 		if time.Now().After(stop) {
 			break
 		}

@@ -38,6 +38,10 @@ const (
 	// left, or ckptRounds of them ran.
 	ckptTail   = 64
 	ckptRounds = 4
+	// ckptLong is a log long enough (16 MiB of 4 KiB pages) that the
+	// writer is held for the rest at once: a checkpointer slower than the
+	// writer (the machine busy) would let it grow.
+	ckptLong = 4096
 )
 
 // checkpointer copies the write-ahead log into the database file.
@@ -96,7 +100,7 @@ func (c *checkpointer) run() {
 func (c *checkpointer) round() {
 	for range ckptRounds {
 		log, copied, ok := c.checkpoint()
-		if !ok || log-copied <= ckptTail {
+		if !ok || log-copied <= ckptTail || log > ckptLong {
 			break
 		}
 	}

@@ -403,13 +403,14 @@ type writeReq struct {
 	match string
 	cmd   Command
 	fence int64
+	at    time.Time // when an append was queued
 	exec  func(tx *sql.Tx) error
 	done  chan error
 }
 
 func (s *db) Append(ctx context.Context, matchID string, c Command, fence int64) error {
 	done := doneChans.Get().(chan error)
-	err := s.queue(ctx, writeReq{match: matchID, cmd: c, fence: fence, done: done})
+	err := s.queue(ctx, writeReq{match: matchID, cmd: c, fence: fence, done: done, at: time.Now()})
 	// Answered, or never queued: nothing else sends on it.
 	doneChans.Put(done)
 	return err
@@ -445,19 +446,56 @@ func (s *db) queue(ctx context.Context, req writeReq) error {
 // maxBatch bounds the appends of one transaction.
 const maxBatch = 512
 
-// maxGather bounds how long the writer gathers a batch before it commits.
-const maxGather = 500 * time.Microsecond
+// maxGather bounds how long the writer gathers a batch before it commits:
+// what a command's acknowledgement may wait for others to share its
+// commit.
+const maxGather = 2 * time.Millisecond
 
 // writer runs the queued writes in order, committing consecutive appends
 // in batches (group commit). A commit costs about the same whatever it
-// holds, so the batch grows with the load: besides every append already
-// queued, the writer lets the goroutines about to append run first
-// (runtime.Gosched) and takes theirs too, for as long as each round
-// brings more and at most maxGather. A lone append on a quiet server is
-// committed at once: nothing else is running, and nothing comes.
+// holds (most of an append alone is its commit), so the batch grows with
+// the load:
+//
+//   - every append already queued joins it;
+//   - the writer lets the goroutines about to append run first
+//     (runtime.Gosched) and takes theirs too, for as long as each round
+//     brings more: under a closed loop, the matches playing a command;
+//   - while appends come less than maxGather/4 apart (the mean of the
+//     last ones) from several matches, it waits for about four more, at
+//     most maxGather since the first: a server taking a few thousand
+//     commands a second from players who each wait for their own shares
+//     its commits. (A match's next command waits for its last: a match
+//     playing alone would only wait.)
+//
+// A lone append on a quiet server is committed at once.
 func (s *db) writer() {
 	defer close(s.done)
 	batch := make([]writeReq, 0, maxBatch)
+	wait := time.NewTimer(time.Hour)
+	wait.Stop()
+	var last time.Time    // when the last append was queued
+	var gap time.Duration // the mean time between appends, recent ones weighing most
+	var recent [8]string  // the matches of the last appends
+	var next int
+	// gain is the mean number of appends a wait brought lately: waits
+	// stop while they bring less than one (players who wait for each
+	// commit, all at once, come after it), but for one in probeEvery
+	// batches, which tells whether they would bring more again.
+	const probeEvery = 32
+	gain, batches := 1.0, 0
+	arrived := func(r *writeReq) {
+		at := r.at
+		recent[next] = r.match
+		next = (next + 1) % len(recent)
+		if !last.IsZero() {
+			d := at.Sub(last)
+			if d > maxGather {
+				d = maxGather
+			}
+			gap += (d - gap) / 8
+		}
+		last = at
+	}
 	for first := range s.appends {
 		if first.exec != nil {
 			s.held(func() { first.done <- s.transact(first.exec) })
@@ -467,13 +505,47 @@ func (s *db) writer() {
 		start := time.Now()
 		var after writeReq // a write that ended the batch
 		batch, after = s.gather(batch)
-		for after.exec == nil && len(batch) < maxBatch && time.Since(start) < maxGather {
+		for after.exec == nil && len(batch) < maxBatch {
 			// Let the rooms that are playing a command reach their append.
 			runtime.Gosched()
 			n := len(batch)
 			if batch, after = s.gather(batch); len(batch) == n {
 				break
 			}
+		}
+		for i := range batch {
+			arrived(&batch[i])
+		}
+		batches++
+		if after.exec == nil && len(batch) < maxBatch && gap > 0 && gap < maxGather/4 && several(recent[:]) &&
+			(gain >= 1 || batches%probeEvery == 0) {
+			// Appends come often: wait for a few more.
+			had, want := len(batch), len(batch)+4
+			wait.Reset(min(maxGather-time.Since(start), 4*gap))
+		gathering:
+			for len(batch) < min(want, maxBatch) {
+				select {
+				case r, ok := <-s.appends:
+					if !ok {
+						break gathering
+					}
+					if r.exec != nil {
+						after = r
+						break gathering
+					}
+					batch = append(batch, r)
+					arrived(&batch[len(batch)-1])
+				case <-wait.C:
+					break gathering
+				}
+			}
+			if !wait.Stop() {
+				select {
+				case <-wait.C:
+				default:
+				}
+			}
+			gain += (float64(len(batch)-had) - gain) / 4
 		}
 		s.held(func() { s.commit(batch) })
 		s.appended.Add(int64(len(batch)))
@@ -485,6 +557,16 @@ func (s *db) writer() {
 			s.held(func() { after.done <- s.transact(after.exec) })
 		}
 	}
+}
+
+// several reports whether the matches named are more than one.
+func several(matches []string) bool {
+	for _, m := range matches[1:] {
+		if m != matches[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // held runs a commit while the checkpointer does not hold the writer.
