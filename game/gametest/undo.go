@@ -35,7 +35,8 @@ type UndoCounts struct{ Undoable, Not int }
 // nothing random (o.Draws), is none of those the pack never lets be taken
 // back (o.Never), and did not end the match; and taking it back
 // (game.Replay of the log with an undo after it) gives the hash the match
-// had before it, from which the match plays on as it would have. A pack
+// had before it, from which the match plays on as it would have; and a log
+// that takes back the first command that may not be is refused. A pack
 // that is not an Undoer fails it.
 func CheckUndo(t *testing.T, def game.Definition, o UndoOptions) UndoCounts {
 	t.Helper()
@@ -77,6 +78,12 @@ func CheckUndo(t *testing.T, def game.Definition, o UndoOptions) UndoCounts {
 		}
 		log = append(log, game.Step{Seat: seat, Data: cmd})
 		if !game.Undoable(m) {
+			if counts.Not == 0 {
+				// The log refuses to take it back.
+				if _, err := game.Replay(def, o.Setup, append(log, game.Step{Seat: seat, Undo: true}), nil); err == nil {
+					t.Errorf("command %d, %s by seat %d, may not be taken back, and a log taking it back replays", len(log)-1, cmd, seat)
+				}
+			}
 			counts.Not++
 			continue
 		}
