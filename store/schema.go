@@ -16,8 +16,9 @@ import (
 
 // Version is the schema version this Tabula writes. Version 0 is the
 // schema of the first servers (each match held its own copy of its game;
-// secrets were stored as they are); Open migrates it.
-const Version = 1
+// secrets were stored as they are); version 1 had no undos in its command
+// log (no column commands.undo). Open migrates both.
+const Version = 2
 
 // schema is the current schema; {BLOB} is the dialect's type of bytes.
 const schema = `
@@ -70,6 +71,7 @@ CREATE TABLE IF NOT EXISTS commands (
 	player   INTEGER NOT NULL,
 	command  TEXT NOT NULL,
 	hash     TEXT NOT NULL,
+	undo     INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (match_id, seq)
 );
 `
@@ -176,7 +178,34 @@ func (s *db) migrate() error {
 	if n > Version {
 		return fmt.Errorf("it was written by a newer Tabula (schema version %d; this one reads up to %d): run that version, or a newer one", n, Version)
 	}
+	if n == 1 {
+		return s.migrate1()
+	}
 	return nil
+}
+
+// migrate1 moves a version 1 database to version 2: commands gain the
+// column undo, 0 for every command stored (there were no undos then).
+func (s *db) migrate1() error {
+	tx, err := s.sql.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`ALTER TABLE commands ADD COLUMN undo INTEGER NOT NULL DEFAULT 0`); err != nil {
+		// Another server sharing the database may have migrated it
+		// meanwhile (PostgreSQL made this one wait for it).
+		tx.Rollback()
+		var v string
+		if s.sql.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v) == nil && v == fmt.Sprint(Version) {
+			return nil
+		}
+		return fmt.Errorf("migrating from version 1: %w", err)
+	}
+	if _, err := tx.Exec(s.dialect.q(`UPDATE meta SET value = ? WHERE key = 'schema'`), fmt.Sprint(Version)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // isVersion0 reports whether the database has the first servers' schema:
@@ -317,8 +346,9 @@ func (s *db) migrate0() error {
 			player   INTEGER NOT NULL,
 			command  TEXT NOT NULL,
 			hash     TEXT NOT NULL,
+			undo     INTEGER NOT NULL DEFAULT 0,
 			PRIMARY KEY (match_id, seq))`,
-		`INSERT INTO commands SELECT match_id, seq, player, command, hash FROM commands_v0`,
+		`INSERT INTO commands SELECT match_id, seq, player, command, hash, 0 FROM commands_v0`,
 		`DROP TABLE commands_v0`,
 		`DROP TABLE matches_v0`,
 		`DROP TABLE boards`,

@@ -328,7 +328,7 @@ func (s *db) Matches(ctx context.Context, q Query) ([]Match, error) {
 }
 
 func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
-	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
+	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash, undo FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
 	if err != nil {
 		return nil, err
 	}
@@ -337,10 +337,13 @@ func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
 	for rows.Next() {
 		var c Command
 		var data string
-		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash); err != nil {
+		var undo int
+		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash, &undo); err != nil {
 			return nil, err
 		}
-		c.Data = []byte(data)
+		if c.Undo = undo != 0; !c.Undo {
+			c.Data = []byte(data)
+		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
@@ -470,7 +473,7 @@ func (s *db) insert(batch []writeReq) error {
 	ins := tx.Stmt(s.insStmt)
 	defer ins.Close()
 	for _, r := range batch {
-		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.match, r.fence)
+		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, boolInt(r.cmd.Undo), r.match, r.fence)
 		if err == nil {
 			if n, _ := res.RowsAffected(); n == 0 {
 				// An owner fenced off, or a match that is gone.
@@ -490,5 +493,5 @@ func (s *db) insert(batch []writeReq) error {
 // insertCommand stores a command if its match's fence is the writer's:
 // the check and the insert in one statement, so that an append costs one
 // statement.
-const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash)
-	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`
+const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash, undo)
+	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER) FROM matches WHERE id = ? AND fence = ?`
