@@ -707,12 +707,14 @@ type Replay struct {
 	Final    any             `json:"final"`
 }
 
-// ReplayCommand is one stored command.
+// ReplayCommand is one record of the stored command log: a command, or
+// (Undo) the player taking back their last command still standing.
 type ReplayCommand struct {
 	Seq     int             `json:"seq"`
 	Player  int             `json:"player"`
-	Command json.RawMessage `json:"command"`
+	Command json.RawMessage `json:"command,omitempty"`
 	Hash    string          `json:"hash"`
+	Undo    bool            `json:"undo,omitempty"`
 }
 
 func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
@@ -742,7 +744,7 @@ func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
 			return
 		}
 		for _, c := range cmds {
-			rp.Commands = append(rp.Commands, ReplayCommand{Seq: c.Seq, Player: c.Player, Command: c.Data, Hash: c.Hash})
+			rp.Commands = append(rp.Commands, ReplayCommand{Seq: c.Seq, Player: c.Player, Command: c.Data, Hash: c.Hash, Undo: c.Undo})
 		}
 	}
 	writeJSON(w, http.StatusOK, rp)
@@ -788,16 +790,15 @@ func (srv *Server) replayStep(w http.ResponseWriter, req *http.Request, r *room)
 		return
 	}
 	n = min(n, len(cmds))
-	m, err := c.def.Start(setup)
+	steps, err := stepsOf(cmds[:n])
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
-	for _, cmd := range cmds[:n] {
-		if err := m.Apply(cmd.Player, cmd.Data); err != nil {
-			writeError(w, http.StatusInternalServerError, "replaying command %d: %v", cmd.Seq, err)
-			return
-		}
+	m, err := game.Replay(c.def, setup, steps, nil)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "replaying: %v", err)
+		return
 	}
 	writeJSON(w, http.StatusOK, ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator),
 		Entries: m.Log(game.Spectator, max(from, 0)), Hash: m.Hash()})

@@ -207,6 +207,9 @@ type stateIn struct {
 	Log      int             `json:"log"`
 	Deadline int64           `json:"deadline"`
 	Hash     string          `json:"hash"`
+	// CanUndo and Undone: see undo_test.go.
+	CanUndo bool `json:"canUndo"`
+	Undone  *int `json:"undone"`
 }
 
 // client is a WebSocket connection to a match.

@@ -43,6 +43,7 @@ type room struct {
 	moved    bool // its lease was lost: another node owns it now
 
 	botQueued     bool
+	undo          undoState         // what may be taken back (undo.go)
 	deadlines     map[int]time.Time // when each waited-for person's time runs out
 	timer         *time.Timer
 	lastSeat      int   // the seat of the last command played
@@ -234,22 +235,15 @@ func (r *room) rebuild(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := r.def.def.Start(r.setup())
+	r.undo = undoState{} // nobody knows who played the commands stored
+	// A log that does not replay leaves the match as far as it went.
+	m, err := r.replayStored(cmds, len(cmds), func(m game.Match) { r.m = m })
 	if err != nil {
 		return err
 	}
 	r.m = m
-	for i, c := range cmds {
-		if c.Seq != i {
-			return fmt.Errorf("stored commands jump from %d to %d", i-1, c.Seq)
-		}
-		if err := m.Apply(c.Player, c.Data); err != nil {
-			return fmt.Errorf("stored command %d (%s by %s) is refused on replay: %v", c.Seq, c.Data, r.playerName(c.Player), err)
-		}
-		if h := m.Hash(); h != c.Hash {
-			return fmt.Errorf("replaying command %d gives state hash %s, but %s was stored", c.Seq, h, c.Hash)
-		}
-		r.lastSeat = c.Player
+	if n := len(cmds); n > 0 {
+		r.lastSeat = cmds[n-1].Player
 	}
 	// The stored count may lag (appends do not update it): it is saved
 	// when the room closes if it differs, and only then, so that looking
@@ -520,10 +514,11 @@ func (r *room) command(ctx context.Context, seat int, data json.RawMessage) erro
 	case r.rec.Seats[seat].Bot:
 		return engine.Rejectf("a bot plays your seat now; ask the match's owner to give it back")
 	}
-	start := time.Now()
+	start, deadline := time.Now(), r.deadlines[seat]
 	if err := r.apply(ctx, seat, data); err != nil {
 		return err
 	}
+	r.undoPlayed(seat, true, deadline)
 	r.srv.metrics.latency.Observe(time.Since(start).Seconds())
 	r.changed()
 	return nil
@@ -703,6 +698,9 @@ func (r *room) playFor(seat int, level string, cmd json.RawMessage) {
 	}
 	if err != nil && !engine.IsRejected(err) {
 		r.srv.log.Error("a bot's move failed", "match", r.id, "seat", seat, "err", err)
+	}
+	if err == nil {
+		r.undoPlayed(seat, false, time.Time{})
 	}
 }
 
@@ -1043,6 +1041,7 @@ func (r *room) stateFor(seat, from int, withSummary bool, bc *broadcastCache) []
 			b.WriteString(`,"deadline":`)
 			e.int(int(d.UnixMilli()))
 		}
+		r.writeUndo(e, seat)
 		ok = true
 	})
 	if !ok {

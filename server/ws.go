@@ -455,9 +455,9 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 		}
 		return msg, replyMsg{Type: "rejected", Reason: reason}, false
 	}
-	if msg.Type != "command" {
+	if msg.Type != "command" && msg.Type != "undo" {
 		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}`, msg.Type)}, false
+		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}, or {"type":"undo","id":N} to take back your last move`, msg.Type)}, false
 	}
 	if len(msg.Data) > game.MaxCommand {
 		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, false
@@ -574,7 +574,11 @@ func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool,
 		// The acknowledgement goes out with the state the command caused,
 		// in one frame.
 		r.ackTo, r.ackID = s, msg.ID
-		err = r.command(ctx, s.seat, msg.Data)
+		if msg.Type == "undo" {
+			err = r.takeBack(ctx, s.seat)
+		} else {
+			err = r.command(ctx, s.seat, msg.Data)
+		}
 		acked = r.ackTo == nil
 		r.ackTo = nil
 	}); derr != nil {

@@ -9,6 +9,7 @@ import { LanesPlay } from "./lanes.js";
 import { SkirmishPlay } from "./skirmish.js";
 import { GenericPlay } from "./generic.js";
 import { PiecesPlay } from "./pieces.js";
+import { UndoControl } from "./undo.js";
 
 const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, skirmish: SkirmishPlay, pieces: PiecesPlay };
 
@@ -62,6 +63,7 @@ class MatchPage {
     this.info = board?.info || {};
     this.drawing = board?.drawing || null;
     this.layoutPage();
+    this.undo = new UndoControl(this);
     const R = renderers[this.summary.game] || GenericPlay;
     this.renderer = new R(this);
     if (new URLSearchParams(location.search).has("replay")) {
@@ -153,6 +155,7 @@ class MatchPage {
   }
 
   onMessage(msg) {
+    this.undo.received(msg);
     if (msg.type === "rejected") {
       this.say(msg.reason);
       this.renderer.rejected?.();
@@ -193,6 +196,7 @@ class MatchPage {
     this.deadline = msg.deadline || 0;
     const v = msg.view && (typeof msg.view === "string" ? JSON.parse(msg.view) : msg.view);
     if (v) this.view = v;
+    this.undo.show(msg);
     this.renderTable();
     if (!v) {
       this.boardEl.hidden = true;
@@ -205,6 +209,7 @@ class MatchPage {
     this.root.dataset.over = String(this.over());
     this.root.dataset.log = String(this.logEl.children.length);
     this.renderTurn();
+    this.undo.shown(msg);
   }
 
   over() {
