@@ -13,24 +13,26 @@ import (
 )
 
 // undo asks to take back the client's last move, and returns the reply
-// (ack or rejected); an acknowledged undo's state is waited for.
+// (ack or rejected).
 func (c *client) undo() map[string]any {
 	c.t.Helper()
-	c.id++
-	before := c.last.Hash
-	c.send(map[string]any{"type": "undo", "id": c.id})
-	for {
-		m, ok := c.next(15 * time.Second)
-		if !ok {
-			c.t.Fatal("the connection closed")
-		}
-		if (m["type"] == "ack" || m["type"] == "rejected") && int(m["id"].(float64)) == c.id {
-			if m["type"] == "ack" && c.last.Hash == before {
-				c.waitFor("the state after the undo", func(s stateIn) bool { return s.Hash != before })
-			}
-			return m
-		}
-	}
+	return c.request(map[string]any{"type": "undo"})
+}
+
+// copyTestdata copies a database of testdata into the test's folder, for
+// a server to use (and change).
+func copyTestdata(t *testing.T, name string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), name)
+	in, err := os.Open(filepath.Join("testdata", name))
+	must(t, err)
+	defer in.Close()
+	out, err := os.Create(db)
+	must(t, err)
+	_, err = io.Copy(out, in)
+	must(t, err)
+	must(t, out.Close())
+	return db
 }
 
 // move finds the legal command of the client that moves a combatant to
@@ -206,15 +208,7 @@ func TestNoUndoOfWhatABotPlayed(t *testing.T) {
 // still load: each rebuilds to the hash stored last, and goes on, its
 // player taking a move back where the game allows it.
 func TestStoredMatchesOfVersion1StillServe(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "v1.db")
-	in, err := os.Open("testdata/v1.db")
-	must(t, err)
-	out, err := os.Create(db)
-	must(t, err)
-	io.Copy(out, in)
-	in.Close()
-	out.Close()
-	ts := newTestServer(t, Options{DB: db, Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}})
+	ts := newTestServer(t, Options{DB: copyTestdata(t, "v1.db"), Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}})
 	undone := 0
 	for _, c := range []struct{ id, token string }{
 		{"325ddb666a9e", "a60e4d53f84142f720dbce59b7e14120"}, // party
