@@ -315,8 +315,8 @@ func (r *room) playerName(seat int) string {
 
 // Rights are what a client's secrets let it do in a match.
 type rights struct {
-	read  bool
-	seat  int // the first seat it plays, or -1
+	read bool
+	seat int // the first seat it plays, or -1
 	// seats are all the seats it plays: several when players share one
 	// device (pass-and-play).
 	seats []int

@@ -167,7 +167,9 @@ func TestChatLimits(t *testing.T) {
 	}
 	sayRefused(t, watcher, map[string]any{"text": "hi", "name": "ΑNN"}, "reads like")
 	sayOK(t, watcher, map[string]any{"text": "hi from the rail", "name": "Zoe"})
-	m := bob.waitMsg("Zoe's message", "chat", func(m map[string]any) bool { return len(chatTexts(m)) == 1 && strings.HasPrefix(chatTexts(m)[0], "Zoe") })
+	m := bob.waitMsg("Zoe's message", "chat", func(m map[string]any) bool {
+		return len(chatTexts(m)) == 1 && strings.HasPrefix(chatTexts(m)[0], "Zoe")
+	})
 	if seat := m["messages"].([]any)[0].(map[string]any)["seat"]; seat != float64(-1) {
 		t.Errorf("a spectator writes from seat %v", seat)
 	}
