@@ -118,11 +118,15 @@ export class Chat {
         this.say(err.message, true);
       }
     } });
-    const people = s.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat.name && (seat.human || seat.muted));
-    this.ownerEl.append(h("p", { class: "check" }, box, h("label", { for: "spectator-chat" }, " Those watching may write here")),
-      people.length ? h("p", { class: "mutes" }, people.map(({ seat, i }) =>
-        [h("button", { type: "button", class: "link mute", dataset: { seat: i }, "aria-pressed": !!seat.muted, onclick: () => this.mute(i, !seat.muted) },
-          seat.muted ? `let ${seat.name} write` : `mute ${seat.name}`), " "])) : null);
+    // Other people: not the seats of the owner's own device.
+    const mine = new Set([this.page.you, ...(this.page.held || [])]);
+    const people = s.seats.map((seat, i) => ({ seat, i })).filter(({ seat, i }) => seat.name && (seat.human || seat.muted) && !mine.has(i));
+    this.ownerEl.append(h("p", { class: "check" }, box, h("label", { for: "spectator-chat" }, " Those watching may write here")));
+    if (people.length) {
+      this.ownerEl.append(h("p", { class: "mutes" }, people.map(({ seat, i }) =>
+        h("button", { type: "button", class: "link mute", dataset: { seat: i }, "aria-pressed": !!seat.muted, onclick: () => this.mute(i, !seat.muted) },
+          seat.muted ? `let ${seat.name} write` : `mute ${seat.name}`))));
+    }
   }
 
   async mute(seat, on) {

@@ -21,8 +21,13 @@ export class Handover {
   seats(msg) {
     this.last = msg;
     const page = this.page;
+    const changed = page.held.join(",") !== msg.held.join(",");
     page.held = msg.held;
     page.root.dataset.held = msg.held.join(",");
+    if (changed) {
+      page.renderTable();
+      page.renderTurn?.();
+    }
     if (page.switching !== undefined) return; // a switch is under way
     // The seat to show: the one shown if the match waits for it, else the
     // first of the device's seats it waits for.

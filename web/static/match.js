@@ -349,7 +349,8 @@ class MatchPage {
     if (s.status === "abandoned") parts.push(h("span", { class: "badge" }, "abandoned"), " ", s.error || "nobody played it for a long time");
     if (s.status === "playing" && this.secrets.owner) parts.push(this.ownerSeatControls());
     if (s.status === "playing" && this.you >= 0) {
-      parts.push(" ", h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() }, "Leave (a bot takes your seat)"));
+      parts.push(" ", h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() },
+        this.held.length > 1 ? `${this.name(this.you)} leaves (a bot takes the seat)` : "Leave (a bot takes your seat)"));
     }
     el.append(h("p", {}, ...parts));
   }
@@ -406,11 +407,12 @@ class MatchPage {
   }
 
   ownerSeatControls() {
-    const seats = this.summary.seats.map((seat, i) => ({ seat, i })).filter(({ seat, i }) => seat.human && i !== this.you);
+    // Other people's seats: not those of this device.
+    const seats = this.summary.seats.map((seat, i) => ({ seat, i })).filter(({ seat, i }) => seat.human && i !== this.you && !this.held.includes(i));
     if (!seats.length) return "";
     return h("span", { class: "owner-seats" }, " ", seats.map(({ seat, i }) =>
-      h("button", { type: "button", class: "link", dataset: { seat: i }, onclick: () => this.seat(i, { bot: !seat.bot }) },
-        seat.bot ? `give ${seat.name} their seat back` : `let a bot play for ${seat.name}`)));
+      [h("button", { type: "button", class: "link", dataset: { seat: i }, onclick: () => this.seat(i, { bot: !seat.bot }) },
+        seat.bot ? `give ${seat.name} their seat back` : `let a bot play for ${seat.name}`), " "]));
   }
 
   reconnect() {
