@@ -132,10 +132,11 @@ func TestLanesPassAndPlayHidesHands(t *testing.T) {
 	b.run(p, chromedp.Click(chromedp.ID("start")))
 
 	handovers := 0
+	askedOnce := false
 	hands := map[string]string{}
 	var acts []string
-	for step := 0; handovers < 8; step++ {
-		if step > 400 {
+	for step := 0; handovers < 8 || (!askedOnce && handovers < 40); step++ {
+		if step > 1500 {
 			t.Fatalf("stuck after %d hand-overs (%v); the page: %s", handovers, acts, b.eval(p, `document.body.innerText`))
 		}
 		if b.eval(p, `document.getElementById("app").dataset.over || ""`) == "true" {
@@ -178,6 +179,19 @@ func TestLanesPassAndPlayHidesHands(t *testing.T) {
 			}
 			continue
 		}
+		// Passing cannot be taken back: the first press only asks.
+		if !askedOnce && b.eval(p, `document.getElementById("pass") && !document.querySelector("#controls .squad-drone.candidate") ? "pass" : ""`) == "pass" {
+			before := app(b, p, "hash")
+			b.run(p, chromedp.Click(chromedp.ID("pass")))
+			time.Sleep(300 * time.Millisecond)
+			if got := app(b, p, "hash"); got != before {
+				t.Fatal("one press of Pass passed")
+			}
+			if q := b.eval(p, `document.getElementById("pass").textContent`); !strings.HasPrefix(q, "Pass? Press again") {
+				t.Errorf("after one press, Pass says %q", q)
+			}
+			askedOnce = true
+		}
 		if a := b.eval(p, lanesAct); a != "" {
 			acts = append(acts, a)
 			continue
@@ -186,6 +200,9 @@ func TestLanesPassAndPlayHidesHands(t *testing.T) {
 	}
 	if handovers < 4 {
 		t.Errorf("only %d hand-overs: %v", handovers, acts)
+	}
+	if !askedOnce {
+		t.Error("nobody passed: the question Pass asks was not seen")
 	}
 	t.Logf("%d hand-overs; moves %v", handovers, acts)
 }
@@ -261,5 +278,34 @@ func TestChatInTheBrowser(t *testing.T) {
 	}
 	if b.eval(bob, `document.title`) == "pwned" || b.eval(ann, `document.title`) == "pwned" {
 		t.Error("a message ran a script")
+	}
+}
+
+// The editor's "▶ Play" of a changed game plays a draft: the match is
+// made, and nobody's library lists the game, so the lobby shows the
+// bundled game once.
+func TestEditorPlaysADraftWithoutPublishingIt(t *testing.T) {
+	exe := chromium(t)
+	ts := newPageServer(t, Options{})
+	b := newBrowser(t, exe)
+	me := b.person()
+	watch(t, me, otherStyles...)
+	var lib []GameInfo
+	ts.call("GET", "/api/boards", nil, &lib)
+	b.run(me, chromedp.Navigate(ts.hs.URL+"/edit?board=chutes-and-ladders"), chromedp.WaitVisible(chromedp.CSS(`#rules > .rule`)), checked)
+	b.eval(me, editorJS)
+	b.run(me, chromedp.Click(chromedp.ID("add-rule")))
+	b.eval(me, `t.field("name", "Welcome"); t.field("event", "START_GAME"); t.action("text", "Welcome to the draft!"); "ok"`)
+	b.run(me, checked, chromedp.SetValue(chromedp.ID("play-mode"), "bots"))
+	follow(b, me, "#play", "/edit")
+	b.run(me, chromedp.WaitReady(chromedp.CSS(`#log [data-rule="Welcome"]`)))
+	var lib2 []GameInfo
+	ts.call("GET", "/api/boards", nil, &lib2)
+	if len(lib2) != len(lib) {
+		t.Errorf("playing a changed game added %d games to the library", len(lib2)-len(lib))
+	}
+	b.run(me, chromedp.Navigate(ts.hs.URL+"/"), poll(`document.querySelectorAll("#board option").length > 0`))
+	if n := b.eval(me, `String([...document.querySelectorAll("#board option")].filter(o => o.textContent.startsWith("Chutes and Ladders")).length)`); n != "1" {
+		t.Errorf("the lobby offers Chutes and Ladders %s times", n)
 	}
 }
