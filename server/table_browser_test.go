@@ -59,6 +59,8 @@ func TestFourPlayersOnOnePhone(t *testing.T) {
 	b.screenshot(p, "pass-and-play-table-phone.png")
 	accessible(b, p, "the table with players on one device")
 	b.run(p, chromedp.Click(chromedp.ID("start")), poll(`(document.getElementById("app").dataset.held || "") === "0,1,2,3"`))
+	b.run(p, chromedp.SetValue(chromedp.ID("chat-text"), "Good luck, all four of us"), chromedp.Click(chromedp.ID("chat-send")),
+		poll(`document.querySelectorAll("#chat-log .chat-msg").length === 1`))
 
 	turns := map[string]int{}
 	did := map[string]int{}
@@ -110,6 +112,12 @@ func TestFourPlayersOnOnePhone(t *testing.T) {
 	b.run(p, desktop())
 	b.screenshot(p, "pass-and-play-party-end.png")
 	t.Logf("moves %v, turns %v", did, turns)
+	// The replay shows the table's chat, and nobody writes there.
+	b.run(p, chromedp.Click(chromedp.ID("replay-link")), chromedp.WaitVisible(chromedp.ID("replay-step")),
+		poll(`[...document.querySelectorAll("#chat-log .text")].some(t => t.textContent === "Good luck, all four of us")`))
+	if b.eval(p, `document.getElementById("chat-form").hidden ? "hidden" : "shown"`) != "hidden" {
+		t.Error("the replay offers to write in the chat")
+	}
 }
 
 // ownHand lists the cards of a hand face up in the page (the viewer's

@@ -43,6 +43,17 @@ export class Chat {
     this.list.scrollTop = this.list.scrollHeight;
   }
 
+  // readOnly shows the messages of a finished match's chat, for its
+  // replay: nobody writes there.
+  readOnly(messages) {
+    this.render = () => {};
+    this.form.hidden = this.nameRow.hidden = true;
+    this.ownerEl.replaceChildren();
+    this.say("");
+    this.receive({ messages });
+    if (!messages?.length) this.list.replaceChildren(h("li", { class: "hint none" }, "Nobody wrote in this match's chat."));
+  }
+
   // owns reports whether a reply is for a chat message of this page.
   owns(id) {
     return this.pending.has(id);
