@@ -99,7 +99,7 @@ func TestTwoPeoplePlayAPartyBoard(t *testing.T) {
 	}
 	// Creating the match seats Ann, under the name she gave first.
 	run(ann, chromedp.SetValue(chromedp.ID("creator-name"), "Ann"), chromedp.Click(chromedp.ID("create-match")),
-		poll(`document.querySelectorAll("#seats li.taken").length === 1`))
+		chromedp.WaitVisible(chromedp.CSS("#seats li.taken")))
 	link := eval(ann, `document.getElementById("share-link").value`)
 	if !strings.Contains(link, "#invite=") {
 		t.Fatalf("the invitation link: %s", link)

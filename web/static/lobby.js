@@ -284,7 +284,7 @@ class Lobby {
     const names = m.seats.filter((s) => s.name).map((s) => s.name);
     const free = m.seats.length - names.length;
     const people = [...names, free ? plural(free, "free seat") : ""].filter(Boolean).join(", ");
-    const mine = held && (held.token ? "you play" : held.owner ? "you created it" : "invited");
+    const mine = held && (held.owner ? (held.token ? "you created it and play" : "you created it") : held.token ? "you play" : "invited");
     const what = { lobby: "join", playing: held?.token ? "play" : "watch", finished: "see the end" }[m.status] || "open";
     const when = m.status === "lobby" ? `created ${ago(m.created)}` : `${statusWords[m.status] || m.status} · ${ago(m.updated || m.created)}`;
     return h("li", { class: "match status-" + m.status, dataset: { id: m.id, status: m.status } },
