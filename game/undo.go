@@ -67,11 +67,11 @@ var ErrNothingToUndo = errors.New("there is no command to take back")
 // Replay starts a match of def with setup and plays a command log on it:
 // each command in turn, and each undo taking back the last command still
 // standing, which must be the undoing seat's and must have been Undoable
-// when it was played. after, if not nil, is called after every step with
-// the match as it then stands (after an undo, as it stood before the
-// command taken back: same state, same random streams, same hash); an
-// error from it stops the replay. It returns the match at the end of the
-// log.
+// when it was played. after, if not nil, is called with i = -1 and the
+// match as it starts, then after every step i with the match as it then
+// stands (after an undo, as it stood before the command taken back: same
+// state, same random streams, same hash); an error from it stops the
+// replay. It returns the match at the end of the log.
 //
 // A command that a later undo takes back is played on a copy made before
 // it when the match is a Cloner; otherwise the undo plays the commands
@@ -94,6 +94,11 @@ func Replay(def Definition, setup Setup, log []Step, after func(i int, m Match) 
 	m, err := def.Start(setup)
 	if err != nil {
 		return nil, err
+	}
+	if after != nil {
+		if err := after(-1, m); err != nil {
+			return nil, err
+		}
 	}
 	// standing are the commands not taken back, in order.
 	type standing struct {

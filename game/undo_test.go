@@ -89,6 +89,9 @@ func TestReplayTakesBack(t *testing.T) {
 		hashes := func(log []game.Step) []string {
 			var out []string
 			_, err := game.Replay(def, setup, log, func(i int, m game.Match) error {
+				if i != len(out)-1 {
+					t.Fatalf("step %d after %d", i, len(out)-1)
+				}
 				out = append(out, m.Hash())
 				return nil
 			})
@@ -97,11 +100,12 @@ func TestReplayTakesBack(t *testing.T) {
 			}
 			return out
 		}
+		// h[0] is the start's hash, h[i+1] the hash after step i.
 		h := hashes([]game.Step{roll(0), add(1, 2), undo(1), add(1, 5), add(0, 1), undo(0), undo(1)})
 		want := []int{0, 1, 0, 3, 4, 3, 0}
 		for i, w := range want {
-			if h[i] != h[w] {
-				t.Errorf("clones %v: after step %d the hash is %s, want %s (the hash after step %d)", clones, i, h[i], h[w], w)
+			if h[i+1] != h[w+1] {
+				t.Errorf("clones %v: after step %d the hash is %s, want %s (the hash after step %d)", clones, i, h[i+1], h[w+1], w)
 			}
 		}
 		for _, bad := range []struct {

@@ -207,7 +207,8 @@ type stateIn struct {
 	Log      int             `json:"log"`
 	Deadline int64           `json:"deadline"`
 	Hash     string          `json:"hash"`
-	// CanUndo and Undone: see undo_test.go.
+	// UndoBy, CanUndo and Undone: see undo_test.go.
+	UndoBy  *int `json:"undoBy"`
 	CanUndo bool `json:"canUndo"`
 	Undone  *int `json:"undone"`
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tabulagames/tabula/engine"
@@ -13,8 +14,9 @@ import (
 
 // A player may take back their last command while it stands: the match
 // says the command may be taken back (game.Undoable: it drew nothing
-// random and showed nothing hidden), the seat's person played it (not a
-// bot, nor a bot whose time ran out), and nobody has played since. The
+// random and showed nothing hidden), whoever plays the seat played it (no
+// bot for them: their time ran out, they left), and nobody has played
+// since. The
 // undo is a record of the match's command log (store.Command.Undo), so a
 // restart or a replay plays it again to the same hashes: the match is
 // played again from its stored log, the undo included (game.Replay).
@@ -22,9 +24,10 @@ import (
 // undoState is what a room knows of the commands that may be taken back.
 type undoState struct {
 	// seat played the latest commands standing; left holds, for each of
-	// them that its person played in a row since the room was loaded,
+	// them that whoever plays the seat played in a row (no bot for them),
 	// oldest first, when the seat's time to decide ran out before it
-	// (zero: no limit). Empty, nothing may be taken back.
+	// (zero: no limit, or not known: a match loaded again). Empty, nothing
+	// may be taken back.
 	seat int
 	left []time.Time
 	// shown is set while the state showing an undo is sent, and by is
@@ -36,13 +39,16 @@ type undoState struct {
 // maxUndos is the most commands in a row a person may take back.
 const maxUndos = 32
 
-// undoPlayed notes a command the seat played: by its person (deadline is
-// when their time was to run out), who may take it back, or by a bot,
-// which nobody may.
-func (r *room) undoPlayed(seat int, person bool, deadline time.Time) {
-	u := &r.undo
+// undoPlayed notes a command the seat played: by whoever plays it (reason
+// ""; deadline is when their time was to run out), who may take it back,
+// or by a bot for a person (the reason why), which nobody may.
+func (r *room) undoPlayed(seat int, reason string, deadline time.Time) {
+	r.undo.played(seat, reason, deadline)
+}
+
+func (u *undoState) played(seat int, reason string, deadline time.Time) {
 	switch {
-	case !person:
+	case reason != "":
 		u.left = u.left[:0]
 	case seat != u.seat:
 		u.seat, u.left = seat, append(u.left[:0], deadline)
@@ -94,7 +100,7 @@ func (r *room) takeBack(ctx context.Context, seat int) error {
 		return failed
 	}
 	undo := store.Command{Seq: len(cmds), Player: seat, Undo: true}
-	m, err := r.replayStored(append(cmds, undo), len(cmds), nil)
+	m, notes, _, err := r.replayLog(append(cmds, undo), len(cmds), nil)
 	if err != nil {
 		r.markBroken(err)
 		return err
@@ -108,7 +114,7 @@ func (r *room) takeBack(ctx context.Context, seat int) error {
 		}
 		return failed // nothing changed: the match in memory is what is stored
 	}
-	r.m = m
+	r.m, r.played = m, notes
 	r.rec.Commands++
 	u := &r.undo
 	// The seat is asked again what it was asked, with the time it had.
@@ -128,19 +134,46 @@ func (r *room) takeBack(ctx context.Context, seat int) error {
 	return nil
 }
 
-// replayStored plays a match's stored command log again, undos included,
-// and checks the state hash after each of its first check records. after,
-// if not nil, is given the match after every record.
-func (r *room) replayStored(cmds []store.Command, check int, after func(game.Match)) (game.Match, error) {
+// replayLog plays a match's stored command log again, undos included, and
+// checks the state hash after each of its first check records; after, if
+// not nil, is given the match after every record. Besides the match, it
+// works out what the room keeps beside it from the commands still
+// standing: the notes of who played for whom, and the commands that may be
+// taken back (the last ones in a row of one seat, no bot playing them for
+// a person; the time left before each is not stored).
+func (r *room) replayLog(cmds []store.Command, check int, after func(game.Match)) (game.Match, played, undoState, error) {
+	return replayLog(r.def.def, r.setup(), cmds, check, r.playerName, after)
+}
+
+// replayLog is room.replayLog for a match of def started with setup,
+// whose seats name names in errors.
+func replayLog(def game.Definition, setup game.Setup, cmds []store.Command, check int, name func(int) string,
+	after func(game.Match)) (game.Match, played, undoState, error) {
 	steps, err := stepsOf(cmds)
 	if err != nil {
-		return nil, err
+		return nil, played{}, undoState{}, err
 	}
-	m, err := game.Replay(r.def.def, r.setup(), steps, func(i int, m game.Match) error {
+	// standing are the commands not taken back, each with where its log
+	// starts.
+	type standing struct {
+		at   int
+		step int
+	}
+	var st []standing
+	logLen := 0
+	m, err := game.Replay(def, setup, steps, func(i int, m game.Match) error {
+		switch {
+		case i < 0:
+		case cmds[i].Undo:
+			st = st[:len(st)-1]
+		default:
+			st = append(st, standing{logLen, i})
+		}
+		logLen = m.LogLen()
 		if after != nil {
 			after(m)
 		}
-		if h := m.Hash(); i < check && h != cmds[i].Hash {
+		if h := m.Hash(); i >= 0 && i < check && h != cmds[i].Hash {
 			return fmt.Errorf("replaying command %d gives state hash %s, but %s was stored", i, h, cmds[i].Hash)
 		}
 		return nil
@@ -148,11 +181,30 @@ func (r *room) replayStored(cmds []store.Command, check int, after func(game.Mat
 	var se *game.StepError
 	switch {
 	case errors.As(err, &se) && se.Step.Undo:
-		return nil, fmt.Errorf("stored undo %d (by %s) is refused on replay: %v", se.Index, r.playerName(se.Step.Seat), se.Err)
+		return nil, played{}, undoState{}, fmt.Errorf("stored undo %d (by %s) is refused on replay: %v", se.Index, name(se.Step.Seat), se.Err)
 	case errors.As(err, &se):
-		return nil, fmt.Errorf("stored command %d (%s by %s) is refused on replay: %v", se.Index, se.Step.Data, r.playerName(se.Step.Seat), se.Err)
+		return nil, played{}, undoState{}, fmt.Errorf("stored command %d (%s by %s) is refused on replay: %v", se.Index, se.Step.Data, name(se.Step.Seat), se.Err)
+	case err != nil:
+		return nil, played{}, undoState{}, err
 	}
-	return m, err
+	var notes played
+	var undo undoState
+	for _, s := range st {
+		c := cmds[s.step]
+		notes.add(s.at, c.Player, c.Reason)
+		undo.played(c.Player, c.Reason, time.Time{})
+	}
+	return m, notes, undo, nil
+}
+
+// undoSeat is the seat whose move an undo message takes back: the one the
+// connection plays now, or another seat it holds, which it names (a device
+// passed round the table has moved on to the next player's seat).
+func (s *session) undoSeat(msg clientMsg) int {
+	if msg.Seat != nil && slices.Contains(s.held, *msg.Seat) {
+		return *msg.Seat
+	}
+	return s.seat
 }
 
 // stepsOf reads a stored command log as game.Replay plays it.
@@ -167,12 +219,17 @@ func stepsOf(cmds []store.Command) ([]game.Step, error) {
 	return steps, nil
 }
 
-// writeUndo adds to a viewer's state message whether the viewer may take
-// back their last move now ("canUndo"), and, in the state that shows an
-// undo, whose it was ("undone": the seat).
+// writeUndo adds to a viewer's state message who may take back their
+// last move now ("undoBy": the seat; everybody sees who played last), and
+// whether the viewer may ("canUndo"); in the state that shows an undo,
+// whose it was ("undone": the seat).
 func (r *room) writeUndo(e *encoder, seat int) {
-	if r.canUndo(seat) {
-		e.buf.WriteString(`,"canUndo":true`)
+	if by := r.undo.seat; r.canUndo(by) {
+		e.buf.WriteString(`,"undoBy":`)
+		e.int(by)
+		if by == seat {
+			e.buf.WriteString(`,"canUndo":true`)
+		}
 	}
 	if r.undo.shown {
 		e.buf.WriteString(`,"undone":`)

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tabulagames/tabula/examples"
+	"github.com/tabulagames/tabula/store"
 )
 
 // undo asks to take back the client's last move, and returns the reply
@@ -194,7 +196,7 @@ func TestNoUndoOfWhatABotPlayed(t *testing.T) {
 	must(t, err)
 	stepped := ann.last.Hash
 	must(t, r.do(t.Context(), func() {
-		r.playFor(0, "", json.RawMessage(`{"do":"move","who":"fighter","to":[2,3]}`))
+		r.playFor(0, "", json.RawMessage(`{"do":"move","who":"fighter","to":[2,3]}`), store.ReasonTimeout)
 		r.changed()
 	}))
 	ann.waitFor("the bot's step", func(s stateIn) bool { return s.Hash != stepped })
@@ -202,20 +204,51 @@ func TestNoUndoOfWhatABotPlayed(t *testing.T) {
 		t.Error("Ann is told she may take back what a bot played for her")
 	}
 	refused(t, ann.undo(), "no move of yours")
+	// A restarted server knows it from the log.
+	again := ts.restart().dial(tb.ID, q("token", tb.tokens[0]))
+	again.waitFor("the rebuilt match", func(s stateIn) bool { return s.View != nil })
+	if again.last.CanUndo {
+		t.Error("after a restart, Ann is told she may take back what a bot played for her")
+	}
+	refused(t, again.undo(), "no move of yours")
 }
 
-// Matches stored by the server of version 1 (schema 1, without undos)
+// A restarted server lets a player take back the moves they played before
+// it stopped, as it would have: the log says who played them.
+func TestUndoAfterARestart(t *testing.T) {
+	ts := newPageServer(t, Options{})
+	tb := ts.newTable("walk-away", 2, []string{"Ann", "Bob"}, false, true, nil)
+	ann := ts.dial(tb.ID, q("token", tb.tokens[0]))
+	ann.waitFor("the fighter's turn", func(s stateIn) bool { return len(s.Legal) > 0 })
+	start := ann.last.Hash
+	ann.command(ann.move(2, 1))
+	stepped := ann.last.Hash
+	ann.command(ann.move(2, 0))
+	again := ts.restart().dial(tb.ID, q("token", tb.tokens[0]))
+	again.waitFor("the rebuilt match", func(s stateIn) bool { return s.View != nil })
+	if !again.last.CanUndo {
+		t.Fatal("after a restart, Ann may not take back her step")
+	}
+	for _, want := range []string{stepped, start} {
+		if r := again.undo(); r["type"] != "ack" || again.last.Hash != want {
+			t.Fatalf("the undo: %v, hash %s, want %s", r, again.last.Hash, want)
+		}
+	}
+	refused(t, again.undo(), "no move of yours")
+}
+
+// Matches stored by the server of version 2 (schema 2, without undos)
 // still load: each rebuilds to the hash stored last, and goes on, its
 // player taking a move back where the game allows it.
-func TestStoredMatchesOfVersion1StillServe(t *testing.T) {
-	ts := newTestServer(t, Options{DB: copyTestdata(t, "v1.db"), Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}})
+func TestStoredMatchesOfVersion2StillServe(t *testing.T) {
+	ts := newTestServer(t, Options{DB: copyTestdata(t, "v2.db"), Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}})
 	undone := 0
 	for _, c := range []struct{ id, token string }{
-		{"325ddb666a9e", "a60e4d53f84142f720dbce59b7e14120"}, // party
-		{"3b9697094d86", "cdd646f002ca4ff5bfaaa9f7387f28c5"}, // rulebook
-		{"6d5f630186cc", "20d0b2bdcbc523505f83af5ad1496da2"}, // lanes
-		{"2e5735f39f21", "510604702e55e22ccd5c39fa1c6b8bae"}, // skirmish
-		{"b81cd15ce359", "a4024a7b1546ffed485c698213190021"}, // pieces
+		{"928edb8f914f", "3e4041c2c0aa0a45d9dac30c2526a061"}, // party
+		{"658ca999d7f0", "771d0c415601229fcd802ab56278d86a"}, // rulebook
+		{"4997b235ce9a", "267e019f905f44ab3b19223efed7ef24"}, // lanes
+		{"5d1175890421", "cc6eba5adb3149659cc7d16a443c0501"}, // skirmish
+		{"2f194b1b324d", "95431d3208c27f7688ae63a9a8ecc75d"}, // pieces
 	} {
 		cmds, err := ts.srv.store.Commands(t.Context(), c.id)
 		must(t, err)
@@ -227,7 +260,10 @@ func TestStoredMatchesOfVersion1StillServe(t *testing.T) {
 		// Ann plays on; where she may, she takes a move back (one after
 		// which she still has the turn: a bot's turn is played at once).
 		for range 6 {
-			ann.waitFor("Ann's turn", func(s stateIn) bool { return len(s.Legal) > 0 })
+			ann.waitFor("Ann's turn", func(s stateIn) bool { return len(s.Legal) > 0 || s.over() })
+			if ann.last.over() {
+				break
+			}
 			before := ann.last.Hash
 			if r := ann.command(ann.last.Legal[len(ann.last.Legal)-1].Data); r["type"] != "ack" {
 				t.Fatalf("match %s: %v", c.id, r["reason"])
@@ -326,5 +362,48 @@ func TestReplayShowsTheUndo(t *testing.T) {
 		if step.Hash != rp.Commands[n].Hash {
 			t.Errorf("the replay after %d records has hash %s, the log %s", n+1, step.Hash, rp.Commands[n].Hash)
 		}
+	}
+}
+
+// On a device passed round the table, the page has moved on to the next
+// player's seat when the last one wants their move back: it may take back
+// the move of any seat it holds, naming it; everybody is told whose it
+// is. A seat the device does not hold is not its to take back.
+func TestUndoOnASharedDevice(t *testing.T) {
+	ts := newPageServer(t, Options{})
+	var c created
+	if st := ts.call("POST", "/api/matches", map[string]any{"board": "walk-away", "seats": 2, "name": "Ann"}, &c); st != http.StatusCreated {
+		t.Fatalf("create: %d", st)
+	}
+	if st := ts.call("POST", "/api/matches/"+c.ID+"/join", map[string]any{"name": "Bob", "token": c.Token}, nil); st != http.StatusOK {
+		t.Fatalf("adding Bob on the device: %d", st)
+	}
+	ts.call("POST", "/api/matches/"+c.ID+"/start", map[string]any{"owner": c.Owner}, nil)
+	dev := ts.dial(c.ID, q("token", c.Token))
+	dev.waitFor("Ann's turn", func(s stateIn) bool { return s.You == 0 && len(s.Legal) > 0 })
+	before := dev.last.Hash
+	var end json.RawMessage
+	for _, l := range dev.last.Legal {
+		if strings.Contains(string(l.Data), `"end"`) {
+			end = l.Data
+		}
+	}
+	if r := dev.command(end); r["type"] != "ack" || dev.last.UndoBy == nil || *dev.last.UndoBy != 0 {
+		t.Fatalf("Ann ends her turn: %v, undoBy %v", r, dev.last.UndoBy)
+	}
+	dev.id++
+	dev.send(map[string]any{"type": "seat", "id": dev.id, "seat": 1, "log": dev.last.Log})
+	if r := dev.reply(); r["type"] != "ack" || dev.last.You != 1 {
+		t.Fatalf("switching to Bob: %v", r)
+	}
+	if dev.last.CanUndo || dev.last.UndoBy == nil || *dev.last.UndoBy != 0 {
+		t.Fatalf("Bob's view: canUndo %v, undoBy %v", dev.last.CanUndo, dev.last.UndoBy)
+	}
+	refused(t, dev.undo(), "no move of yours")
+	if r := dev.request(map[string]any{"type": "undo", "seat": 0}); r["type"] != "ack" || dev.last.Hash != before {
+		t.Fatalf("taking back Ann's end of turn from Bob's view: %v, hash %s, want %s", r, dev.last.Hash, before)
+	}
+	if dev.last.Undone == nil || *dev.last.Undone != 0 {
+		t.Errorf("the device is not told whose move was taken back: %v", dev.last.Undone)
 	}
 }

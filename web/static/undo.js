@@ -1,16 +1,17 @@
-// Taking back a move. The server says in every state whether the viewer
-// may take back their last move now (canUndo: the game allows it, and
-// nobody has played since); the Undo button shows only then. A move taken
-// back leaves the match's log shorter: the page drops the entries it had
-// past the log's new end, and everybody is told whose move it was.
+// Taking back a move. The server says in every state who may take back
+// their last move now (undoBy; canUndo when it is the viewer): the game
+// allows it, and nobody has played since. The Undo button shows only
+// then, for the viewer, or on a device holding several seats for the one
+// who played (the page has moved on to the next player's seat). A move
+// taken back leaves the match's log shorter: the page drops the entries
+// it had past the log's new end, and everybody is told whose move it was.
 import { h } from "./util.js";
 
 export class UndoControl {
   constructor(page) {
     this.page = page;
-    this.el = h("p", { class: "undo", id: "undo-bar", hidden: true },
-      h("button", { type: "button", id: "undo", onclick: () => this.undo() }, "↶ Undo my last move"),
-      " ", h("span", { class: "hint" }, "until someone else plays"));
+    this.button = h("button", { type: "button", id: "undo", onclick: () => this.undo() }, "↶ Undo my last move");
+    this.el = h("p", { class: "undo", id: "undo-bar", hidden: true }, this.button, " ", h("span", { class: "hint" }, "until someone else plays"));
     page.turnEl.after(this.el);
   }
 
@@ -19,7 +20,7 @@ export class UndoControl {
   // entries of a move taken back. A refusal (said by the page) lets the
   // button be pressed again.
   received(msg) {
-    if (msg.type === "rejected") this.el.querySelector("button").disabled = false;
+    if (msg.type === "rejected") this.button.disabled = false;
     if (msg.type === "state" && msg.view && typeof msg.log === "number" && msg.log < this.page.logSeen) {
       msg.cut = true;
       this.page.logSeen = msg.log;
@@ -28,8 +29,7 @@ export class UndoControl {
 
   // show updates the page for a state, in order with the others, before
   // the state is drawn: the entries past the log's end leave, the others
-  // are told of the undo, and the button hides unless the viewer may
-  // take their move back.
+  // are told of the undo, and the button hides unless it is still of use.
   show(msg) {
     const page = this.page;
     if (msg.cut) {
@@ -38,33 +38,41 @@ export class UndoControl {
       }
     }
     if (typeof msg.undone === "number") {
-      const who = msg.undone === msg.you ? "You" : page.name(msg.undone);
-      const text = `${who} took back ${msg.undone === msg.you ? "your" : "their"} last move`;
+      const mine = msg.undone === msg.you;
+      const text = mine ? "You took back your last move" : `${page.name(msg.undone)} took back their last move`;
       page.logEl.append(h("li", { class: "entry undone" }, h("span", { class: "text" }, text)));
       page.logEl.scrollTop = page.logEl.scrollHeight;
-      if (msg.undone !== msg.you) page.say(text);
+      if (!mine) page.say(text);
     }
-    if (!this.may(msg)) this.el.hidden = true;
+    if (this.seat(msg) === undefined) this.el.hidden = true;
   }
 
   // shown shows the button once the state is drawn (the move it takes
-  // back is on the board), if the viewer may take their move back.
+  // back is on the board), if it is of use.
   shown(msg) {
-    this.el.hidden = !this.may(msg);
-    this.el.querySelector("button").disabled = false;
+    const seat = this.seat(msg);
+    this.el.hidden = seat === undefined;
+    this.button.disabled = false;
+    this.for = seat;
+    this.button.textContent = seat === msg.you ? "↶ Undo my last move" : `↶ Undo ${this.page.name(seat)}'s last move`;
   }
 
-  may(msg) {
-    return Boolean(msg.canUndo) && this.page.summary.status === "playing";
+  // seat is the seat whose move the button takes back, if any: the
+  // viewer's, or another this device holds.
+  seat(msg) {
+    const page = this.page;
+    if (page.summary.status !== "playing" || typeof msg.undoBy !== "number") return undefined;
+    if (msg.canUndo || (page.held || []).includes(msg.undoBy)) return msg.undoBy;
+    return undefined;
   }
 
   undo() {
     const page = this.page;
-    if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    const msg = this.for === page.you ? { type: "undo" } : { type: "undo", seat: this.for };
+    if (page.sendRaw(msg) === null) {
       page.say("Not connected; trying again…");
       return;
     }
-    this.el.querySelector("button").disabled = true;
-    page.ws.send(JSON.stringify({ type: "undo", id: page.nextID++ }));
+    this.button.disabled = true;
   }
 }
