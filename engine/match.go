@@ -675,6 +675,7 @@ func (m *Match) admit(t *task) bool {
 	}
 	rec.Kind = RecFired
 	inst.fired = m.chain
+	inst.fires++
 	m.record(rec)
 	if def.Once {
 		m.Index.Remove(t.trig)

@@ -53,6 +53,12 @@ type Report struct {
 	// (finished or stopped by the round limit), by kind then name; empty
 	// when the game keeps no tally.
 	Pieces []Piece `json:"pieces"`
+	// Places is what each place, piece and seat did (game.Placer), in the
+	// game's order; empty when the game counts none.
+	Places []PlaceFigures `json:"places"`
+	// Map draws the places of one kind as the game's board
+	// (game.Mapper); nil when the game has no board to draw.
+	Map *game.PlaceMap `json:"map,omitempty"`
 	// Timing holds the wall-clock figures, which vary from run to run.
 	Timing *Timing `json:"timing,omitempty"`
 }
@@ -191,6 +197,8 @@ type accumulator struct {
 	commands, rounds                         hist
 	pieces                                   []pieceSum
 	pieceIndex                               map[pieceKey]int
+	places                                   places
+	placeMap                                 *game.PlaceMap
 }
 
 type pieceKey struct{ kind, name string }
@@ -260,6 +268,7 @@ func (a *accumulator) add(r *result) {
 		p.Damage += int64(t.Damage)
 		p.Kills += int64(t.Kills)
 	}
+	a.places.add(r.layout, r.counts)
 }
 
 // report builds the report of the games folded so far.
@@ -280,6 +289,8 @@ func (a *accumulator) report() *Report {
 		Endings:    a.endings.counts(),
 		Length:     Length{Commands: a.commands.distribution(), Rounds: a.rounds.distribution()},
 		Pieces:     []Piece{},
+		Places:     a.places.report(played),
+		Map:        a.placeMap,
 	}
 	if r.Failed.First == nil {
 		r.Failed.First = []Failure{}

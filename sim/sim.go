@@ -216,6 +216,9 @@ func Run(ctx context.Context, def game.Definition, cfg Config) (*Report, error) 
 		return nil, err
 	}
 	acc := newAccumulator(info, cfg, seats)
+	if m, ok := def.(game.Mapper); ok {
+		acc.placeMap = m.PlaceMap()
+	}
 	start := time.Now()
 
 	nbatches := (cfg.Games + batchSize - 1) / batchSize
@@ -363,6 +366,10 @@ type result struct {
 	// seats they played.
 	winners, winSeats []int
 	tallies           []game.Tally
+	// layout and counts are the game's places (game.Placer), counts
+	// copied from the match.
+	layout []game.Place
+	counts []float64
 }
 
 // player plays games one after another on one worker goroutine.
@@ -408,7 +415,7 @@ func roundLimit(info game.Info, cfg Config) int {
 // play plays game i with bots in every seat and records it in r. It
 // returns false, with r meaningless, if ctx was cancelled during the game.
 func (p *player) play(ctx context.Context, i int, r *result) (finished bool) {
-	*r = result{winners: r.winners[:0], winSeats: r.winSeats[:0], tallies: r.tallies[:0]}
+	*r = result{winners: r.winners[:0], winSeats: r.winSeats[:0], tallies: r.tallies[:0], counts: r.counts[:0]}
 	defer func() {
 		if v := recover(); v != nil {
 			r.fail("panic: %v", v)
@@ -548,6 +555,10 @@ func (p *player) end(m game.Match, i, n int, r *result) bool {
 	}
 	if t, ok := m.(game.Tallier); ok {
 		r.tallies = append(r.tallies, t.Tally()...)
+	}
+	if pl, ok := m.(game.Placer); ok {
+		ps := pl.Places()
+		r.layout, r.counts = ps.Places, append(r.counts, ps.Counts...)
 	}
 	return true
 }

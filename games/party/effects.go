@@ -22,6 +22,7 @@ func (s *State) playerEvent(t engine.EventType) engine.Event {
 func (s *State) emitAt(c *engine.Ctx, t engine.EventType, space int) {
 	ev := s.playerEvent(t)
 	ev.Location = engine.LocationID(space)
+	s.tally.arrived(t, space)
 	c.Emit(ev)
 }
 
@@ -83,6 +84,7 @@ const again = "again"
 func (s *State) emitQuirk(c *engine.Ctx, t engine.EventType, space int, refired bool) {
 	ev := s.playerEvent(t)
 	ev.Location = engine.LocationID(space)
+	s.tally.arrived(t, space)
 	if refired {
 		ev.Data = again
 	}
@@ -591,6 +593,7 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 func applyEffect(c *engine.Ctx, s *State, a EffectArgs) error {
 	p := s.player()
 	p.Effects = append(p.Effects, ActiveEffect{Kind: a.Effect.Kind, ID: a.Effect.ID, Left: a.Effect.Turns})
+	s.tally.effect(s.def, p.Seat, a.Effect.Kind)
 	ev := s.playerEvent(evEffect)
 	ev.Amount = a.Effect.Turns
 	ev.Data = payload(c, a.Effect.Kind)

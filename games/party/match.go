@@ -189,7 +189,8 @@ func (m *Match) start(dice []int) error {
 	}
 	*s = State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: maxRounds, skipText: m.opt.SkipText, autoAck: m.opt.AutoAck,
 		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...),
-		Winners: s.Winners[:0], statChanges: s.statChanges, quirks: m.quirks}
+		Winners: s.Winners[:0], statChanges: s.statChanges, quirks: m.quirks, tally: s.tally}
+	s.tally.reset(def, len(players))
 	for _, t := range def.triggers {
 		// Ties between events of equal priority go in board order: space
 		// order, then the space's event order.
