@@ -192,7 +192,7 @@ func drawHeat(m *game.PlaceMap, places []PlaceFigures, figure string) heatMap {
 		}
 		return math.Sqrt(v / most)
 	}
-	const pad = 20.0
+	const pad = 40.0
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	at := make(map[string]int, len(m.Shapes))
 	for i, s := range m.Shapes {
