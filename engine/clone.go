@@ -122,6 +122,7 @@ func (x *Index) clone() *Index {
 		entities:  x.entities,
 		byReactor: maps.Clone(x.byReactor),
 		live:      x.live,
+		changed:   x.changed,
 		gen:       x.gen,
 	}
 	n := 0

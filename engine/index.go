@@ -40,6 +40,9 @@ type Index struct {
 	// follow through Instance.next, so adding a trigger allocates nothing.
 	byReactor map[EntityID]TriggerID
 	live      int
+	// changed is set once an instance is removed, moved or given to
+	// another controller: rewind cannot undo that.
+	changed bool
 	// gen counts changes made from outside a chain (placing, moving,
 	// removing instances), so that a cached state hash knows it is stale.
 	gen uint64
@@ -119,6 +122,7 @@ func (x *Index) relayout(types, stride int) {
 // reset empties the index, keeping its memory.
 func (x *Index) reset() {
 	x.gen++
+	x.changed = false
 	x.inst = x.inst[:0]
 	clear(x.buckets)
 	for i := range x.dense {
@@ -127,6 +131,21 @@ func (x *Index) reset() {
 	x.entities = 0
 	clear(x.byReactor)
 	x.live = 0
+}
+
+// rewind puts every instance back as Add placed it, and reports whether
+// it could: not once an instance was removed, moved or given to another
+// controller.
+func (x *Index) rewind() bool {
+	if x.changed || x.live != len(x.inst) {
+		return false
+	}
+	x.gen++
+	for i := range x.inst {
+		t := &x.inst[i]
+		t.usedRound, t.uses, t.latched, t.fired, t.fires = 0, 0, -1, -1, 0
+	}
+	return true
 }
 
 // Add places a trigger in the match and returns its instance's id.
@@ -206,6 +225,7 @@ func (x *Index) Alive(id TriggerID) bool {
 // it are skipped when their turn comes.
 func (x *Index) Remove(id TriggerID) {
 	x.gen++
+	x.changed = true
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -265,6 +285,7 @@ func (x *Index) MoveReactor(reactor EntityID, loc LocationID, pos int64) {
 // Move updates an instance's location and ordering position.
 func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
 	x.gen++
+	x.changed = true
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -280,6 +301,7 @@ func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
 // SetController changes the controller of every trigger of an entity.
 func (x *Index) SetController(reactor EntityID, p PlayerID) {
 	x.gen++
+	x.changed = true
 	x.reactorIDs(reactor, func(id TriggerID) { x.inst[id].Controller = p })
 }
 

@@ -144,6 +144,15 @@ type FastMatch interface {
 	Restart(s game.Setup) error
 }
 
+// CommandCounter is a FastMatch that plays some commands by itself, such
+// as the acknowledgements of messages its bots would play at once without
+// a choice: Commands is the number of commands played so far, those
+// included, which the report counts instead of the bots' calls to
+// PlayBot. It is optional.
+type CommandCounter interface {
+	Commands() int
+}
+
 // GameSeed returns the seed of game i of a simulation with the given
 // master seed: the (i+1)-th output of SplitMix64 started at the master
 // seed, so that neighbouring games get unrelated seeds and any one game can
@@ -487,6 +496,7 @@ func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *resul
 		return true
 	}
 	m, names := p.match, setup.Players
+	counter, _ := m.(CommandCounter)
 	for {
 		if r.commands%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
 			return false
@@ -505,6 +515,9 @@ func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *resul
 			return true
 		}
 		r.commands++
+		if counter != nil {
+			r.commands = counter.Commands()
+		}
 	}
 	return p.end(m, i, len(names), r)
 }

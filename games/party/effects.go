@@ -504,11 +504,14 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int, everyone bool) err
 	ev.Amount = len(to)
 	ev.Data = payload(c, text)
 	c.Emit(ev)
-	if s.autoAck {
-		return nil // shown and acknowledged at once
-	}
 	if everyone && !a.Everyone && !s.ackAll {
 		to = to[s.Current : s.Current+1 : s.Current+1]
+	}
+	if s.autoAck {
+		// Shown and acknowledged at once: a simulation counts the
+		// acknowledgements as the commands they would have been.
+		s.tally.acks += len(to)
+		return nil
 	}
 	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Everyone: everyone, Space: space}
 	var buf [8]engine.Decision // Ask copies them: most tables need no more

@@ -155,6 +155,9 @@ func spaceName(sp Space) string {
 type matchTally struct {
 	layout *tallyLayout
 	counts []float64
+	// acks counts the acknowledgements a match with AutoAck made by
+	// itself: the commands they would have been.
+	acks int
 }
 
 // reset starts the counts of a new game of n players.
@@ -167,6 +170,7 @@ func (t *matchTally) reset(d *Definition, n int) {
 	}
 	t.counts = t.counts[:t.layout.size]
 	clear(t.counts)
+	t.acks = 0
 }
 
 // arrived counts an event of a player's movement on a space.
