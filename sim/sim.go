@@ -67,6 +67,12 @@ type Config struct {
 	// Progress, if set, is called from Run's goroutine with the number of
 	// games folded into the report so far, after each batch of games.
 	Progress func(done int)
+	// BeforeGame, if set, is called by each worker, on its own goroutine,
+	// before each game it plays. A server uses it to run simulations below
+	// its other work: it may lower the priority of the worker's thread,
+	// yield, measure the CPU the worker used and cancel the run when it
+	// has used its share.
+	BeforeGame func()
 }
 
 // DefaultMaxCommands is the most commands a game may take when
@@ -264,6 +270,9 @@ func Run(ctx context.Context, def game.Definition, cfg Config) (*Report, error) 
 					b.games = append(b.games, result{})
 				}
 				for b.played = 0; b.played < b.want; b.played++ {
+					if cfg.BeforeGame != nil {
+						cfg.BeforeGame()
+					}
 					if ctx.Err() != nil || !p.play(ctx, b.first+b.played, &b.games[b.played]) {
 						break
 					}
