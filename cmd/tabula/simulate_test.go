@@ -117,3 +117,57 @@ func TestSimulateTwoVersions(t *testing.T) {
 	goldenFile(t, "compare.json", js)
 	goldenFile(t, "compare.html", page)
 }
+
+// TestReadmeCommandsNameFilesThatExist: the README's example commands
+// name game files of the repository (those they write, after -o, --html
+// or --log, aside), so that a newcomer can run them as they are.
+func TestReadmeCommandsNameFilesThatExist(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		if !strings.HasPrefix(line, "go run ./cmd/tabula ") {
+			continue
+		}
+		words := strings.Fields(strings.SplitN(line, "#", 2)[0])
+		for i, w := range words {
+			if !strings.HasSuffix(w, ".json") && !strings.HasSuffix(w, ".yaml") {
+				continue
+			}
+			if prev := words[i-1]; prev == "-o" || prev == "--html" || prev == "--log" {
+				continue
+			}
+			checked++
+			if _, err := os.Stat(filepath.Join("..", "..", w)); err != nil {
+				t.Errorf("the README's %q names %s, which is not in the repository", line, w)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("checked %d files: the README's examples were not found", checked)
+	}
+}
+
+// TestValidateEndsWithOneLine: validate sums every file up in one line,
+// so that a newcomer sees that it ran and what it found.
+func TestValidateEndsWithOneLine(t *testing.T) {
+	dir := t.TempDir()
+	warned := filepath.Join(dir, "warned.json")
+	broken := filepath.Join(dir, "broken.json")
+	os.WriteFile(warned, []byte(`{"spaces":[{"id":1}]}`), 0o644)
+	os.WriteFile(broken, []byte(`{"spaces":[{"id":1,"connections":[{"targetId":9}]}]}`), 0o644)
+	for _, c := range []struct{ file, last string }{
+		{filepath.Join("..", "..", "examples", "party", "default.json"), "default.json: a party board, 11 spaces, no problems"},
+		{filepath.Join("..", "..", "examples", "rulebook", "monopoly.json"), "monopoly.json: a rulebook game, 40 tiles, no problems"},
+		{warned, "warned.json: a party board, 1 space, valid with 1 warning"},
+		{broken, "broken.json: not valid: "},
+	} {
+		_, out, _ := tabula("validate", c.file)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if last := lines[len(lines)-1]; !strings.Contains(last, c.last) {
+			t.Errorf("validate %s ends with %q, want %q", c.file, last, c.last)
+		}
+	}
+}
