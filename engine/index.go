@@ -40,6 +40,9 @@ type Index struct {
 	// follow through Instance.next, so adding a trigger allocates nothing.
 	byReactor map[EntityID]TriggerID
 	live      int
+	// listen counts, by event type, the buckets' entries of that type: an
+	// event of a type without any sets nothing off.
+	listen []int32
 	// changed is set once an instance is removed, moved or given to
 	// another controller: rewind cannot undo that.
 	changed bool
@@ -129,8 +132,14 @@ func (x *Index) reset() {
 		x.dense[i] = x.dense[i][:0]
 	}
 	x.entities = 0
+	clear(x.listen)
 	clear(x.byReactor)
 	x.live = 0
+}
+
+// listens reports whether some trigger listens to events of the type.
+func (x *Index) listens(t EventType) bool {
+	return int(t) < len(x.listen) && x.listen[t] > 0
 }
 
 // rewind puts every instance back as Add placed it, and reports whether
@@ -187,6 +196,10 @@ func (x *Index) file(id TriggerID) {
 	x.keys(&x.inst[id], func(k bucketKey) {
 		b, _ := x.bucket(k)
 		x.setBucket(k, append(b, id))
+		for int(k.typ) >= len(x.listen) {
+			x.listen = append(x.listen, 0)
+		}
+		x.listen[k.typ]++
 		if k.kind == bucketEntity {
 			x.entities++
 		}
@@ -199,6 +212,7 @@ func (x *Index) unfile(id TriggerID) {
 		if i := slices.Index(b, id); i >= 0 {
 			b[i] = b[len(b)-1]
 			b = b[:len(b)-1]
+			x.listen[k.typ]--
 			if k.kind == bucketEntity {
 				x.entities--
 			}

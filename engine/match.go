@@ -715,7 +715,7 @@ func (m *Match) runEffect(t *task) error {
 	*c = Ctx{m: m, task: t}
 	err := m.call(fn, c, call)
 	c.m = nil // a Ctx must not be kept beyond the call
-	if errors.Is(err, errAsked) {
+	if err != nil && errors.Is(err, errAsked) {
 		m.suspended = *t
 		m.hasSuspended = true
 		for i := range m.asked {

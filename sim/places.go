@@ -133,3 +133,34 @@ func meanInterval(sum, sq float64, n int) (mean, low, high float64) {
 	half := 1.96 * math.Sqrt(v/nf)
 	return mean, mean - half, mean + half
 }
+
+// tallyFigures are the figures of a place made from a game.Tally.
+var tallyFigures = []string{"firings", "damage", "kills"}
+
+// tallyPlaces lays out the tallies of a game that counts no places
+// (game.Placer) as places, a piece per tally, named by its kind and name
+// as the report's pieces are, so that every game that counts anything has
+// where things happen.
+func tallyPlaces(tallies []game.Tally, counts []float64) ([]game.Place, []float64) {
+	layout := make([]game.Place, 0, len(tallies))
+	seen := make(map[[2]string]int, len(tallies))
+	for _, t := range tallies {
+		k := [2]string{t.Kind, t.Name}
+		if i, ok := seen[k]; ok {
+			// Two pieces of one name (two goblins) are one place, whoever
+			// owns them.
+			if layout[i].Seat != t.Seat {
+				layout[i].Seat = -1
+			}
+			first := layout[i].First
+			counts[first] += float64(t.Firings)
+			counts[first+1] += float64(t.Damage)
+			counts[first+2] += float64(t.Kills)
+			continue
+		}
+		seen[k] = len(layout)
+		layout = append(layout, game.Place{ID: t.Name, Name: t.Name, Kind: t.Kind, Seat: t.Seat, Figures: tallyFigures, First: len(counts)})
+		counts = append(counts, float64(t.Firings), float64(t.Damage), float64(t.Kills))
+	}
+	return layout, counts
+}

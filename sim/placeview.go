@@ -95,7 +95,7 @@ func (r *Report) writePlaces(w io.Writer) {
 			p("\n")
 		}
 		if left > 0 {
-			p("  (%d other %s: nothing happened there)\n", left, kindTitle(g.Kind)[:1]+strings.ToLower(kindTitle(g.Kind)[1:]))
+			p("  (%d other %s: nothing happened there)\n", left, strings.ToLower(kindTitle(g.Kind)))
 		}
 	}
 }
@@ -106,7 +106,7 @@ func placeLabel(p PlaceFigures) string {
 	switch {
 	case p.Name == "":
 		return p.ID
-	case p.Name == p.ID || p.Kind == "card" || p.Kind == "drone" || p.Kind == "seat" || p.Kind == "action":
+	case p.Name == p.ID || p.Kind == "card" || p.Kind == "drone" || p.Kind == "seat" || p.Kind == "action" || p.Kind == "square":
 		return p.Name
 	}
 	return p.Name + " (" + p.ID + ")"
@@ -147,7 +147,9 @@ func (r *Report) heatMaps() []heatMap {
 	}
 	var out []heatMap
 	for _, f := range figures {
-		out = append(out, drawHeat(r.Map, r.Places, f))
+		if h, ok := drawHeat(r.Map, r.Places, f, 0); ok {
+			out = append(out, h)
+		}
 	}
 	return out
 }
@@ -174,9 +176,13 @@ func heat(t float64) (fill, ink string) {
 // drawHeat draws the map with each shape coloured by its place's figure
 // per game; the colour follows the square root of the figure, so that a
 // space every player must land on does not wash out all the others.
-func drawHeat(m *game.PlaceMap, places []PlaceFigures, figure string) heatMap {
+//
+// The scale runs to the largest figure, or to top if that is larger (two
+// maps compared share one scale); a figure that is 0 everywhere draws no
+// map (false).
+func drawHeat(m *game.PlaceMap, places []PlaceFigures, figure string, top float64) (heatMap, bool) {
 	value := map[string]float64{}
-	most := 0.0
+	most := top
 	for _, p := range places {
 		if p.Kind != m.Kind {
 			continue
@@ -186,8 +192,11 @@ func drawHeat(m *game.PlaceMap, places []PlaceFigures, figure string) heatMap {
 			most = max(most, f.PerGame)
 		}
 	}
+	if most <= 0 {
+		return heatMap{}, false
+	}
 	scale := func(v float64) float64 {
-		if most <= 0 || v <= 0 {
+		if v <= 0 {
 			return 0
 		}
 		return math.Sqrt(v / most)
@@ -202,29 +211,21 @@ func drawHeat(m *game.PlaceMap, places []PlaceFigures, figure string) heatMap {
 	}
 	minX, minY, maxX, maxY = minX-pad, minY-pad, maxX+pad, maxY+pad
 	var b strings.Builder
-	id := "arrow-" + strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return '-'
-	}, figure)
 	fmt.Fprintf(&b, `<svg class="board" viewBox="%s %s %s %s" role="img" aria-label="%s">`, f1(minX), f1(minY), f1(maxX-minX), f1(maxY-minY), html.EscapeString(figure+" per game on the board"))
-	fmt.Fprintf(&b, `<defs><marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>`, id)
 	for _, l := range m.Links {
 		i, ok1 := at[l.From]
 		j, ok2 := at[l.To]
 		if !ok1 || !ok2 || i == j {
 			continue
 		}
-		path := linkPath(m.Shapes, i, j, l.Both)
+		path, heads := linkPath(m.Shapes, i, j, l.Both)
 		if path == "" {
 			continue
 		}
-		start := ""
-		if l.Both {
-			start = fmt.Sprintf(` marker-start="url(#%s)"`, id)
+		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="#555" stroke-width="2"/>`, path)
+		for _, h := range heads {
+			fmt.Fprintf(&b, `<path d="%s" fill="#555"/>`, h)
 		}
-		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="#555" stroke-width="2" marker-end="url(#%s)"%s/>`, path, id, start)
 	}
 	for _, s := range m.Shapes {
 		v := value[s.ID]
@@ -255,8 +256,12 @@ func drawHeat(m *game.PlaceMap, places []PlaceFigures, figure string) heatMap {
 			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" dominant-baseline="middle" fill="%s" font-weight="bold" style="font-size:13px">%s</text>`,
 				f1(s.X), f1(s.Y+size/4), ink, number(v, 2))
 		} else if v != 0 && size >= 14 {
+			text := number(v, 1)
+			if v < 1 {
+				text = strings.TrimPrefix(number(v, 2), "0") // ".05"
+			}
 			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" dominant-baseline="middle" fill="%s" style="font-size:%spx">%s</text>`,
-				f1(s.X), f1(s.Y), ink, f1(min(11, size/3)), number(v, 1))
+				f1(s.X), f1(s.Y), ink, f1(min(11, size/3)), text)
 		}
 		b.WriteString(`</g>`)
 	}
@@ -270,20 +275,21 @@ func drawHeat(m *game.PlaceMap, places []PlaceFigures, figure string) heatMap {
 		h.Legend = append(h.Legend, number(most*t*t, 2))
 	}
 	h.Gradient = template.CSS(g + ")")
-	return h
+	return h, true
 }
 
-// linkPath is the path of a link from shape i to shape j: a straight
-// arrow, or a bent one when a straight one would cross another shape or
-// when the two shapes are linked both ways by two links.
-func linkPath(shapes []game.Shape, i, j int, both bool) string {
+// linkPath is the path of a link from shape i to shape j, and its
+// arrowheads: a straight arrow, or a bent one when a straight one would
+// cross another shape. Arrowheads are drawn as shapes of their own, so that
+// the page refers to nothing (not even a marker).
+func linkPath(shapes []game.Shape, i, j int, both bool) (string, []string) {
 	radius := func(s game.Shape) float64 { return min(s.W, s.H) / 2 }
 	a, b := shapes[i], shapes[j]
 	ar, br := radius(a), radius(b)
 	dx, dy := b.X-a.X, b.Y-a.Y
 	l := math.Hypot(dx, dy)
 	if l == 0 {
-		return ""
+		return "", nil
 	}
 	ux, uy := dx/l, dy/l
 	nx, ny := -uy, ux // the left of the arrow
@@ -307,18 +313,31 @@ func linkPath(shapes []game.Shape, i, j int, both bool) string {
 			}
 		}
 	}
-	if bend == 0 {
-		sx, sy := a.X+ux*ar, a.Y+uy*ar
-		ex, ey := b.X-ux*(br+3), b.Y-uy*(br+3)
-		if both {
-			sx, sy = a.X+ux*(ar+3), a.Y+uy*(ar+3)
-		}
-		return fmt.Sprintf("M%s,%s L%s,%s", f1(sx), f1(sy), f1(ex), f1(ey))
-	}
+	// The control point: the middle, moved aside when the arrow bends.
 	mx, my := (a.X+b.X)/2+nx*bend, (a.Y+b.Y)/2+ny*bend
-	sx, sy := toward(a.X, a.Y, mx, my, ar)
-	ex, ey := toward(b.X, b.Y, mx, my, br+3)
-	return fmt.Sprintf("M%s,%s Q%s,%s %s,%s", f1(sx), f1(sy), f1(mx), f1(my), f1(ex), f1(ey))
+	sx, sy := toward(a.X, a.Y, mx, my, ar+1)
+	ex, ey := toward(b.X, b.Y, mx, my, br+1)
+	heads := []string{head(ex, ey, mx, my)}
+	if both {
+		heads = append(heads, head(sx, sy, mx, my))
+	}
+	if bend == 0 {
+		return fmt.Sprintf("M%s,%s L%s,%s", f1(sx), f1(sy), f1(ex), f1(ey)), heads
+	}
+	return fmt.Sprintf("M%s,%s Q%s,%s %s,%s", f1(sx), f1(sy), f1(mx), f1(my), f1(ex), f1(ey)), heads
+}
+
+// head is an arrowhead with its tip at (x, y), pointing away from (fx, fy).
+func head(x, y, fx, fy float64) string {
+	dx, dy := x-fx, y-fy
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		return ""
+	}
+	ux, uy := dx/l, dy/l
+	const length, half = 11.0, 5.0
+	bx, by := x-ux*length, y-uy*length
+	return fmt.Sprintf("M%s,%s L%s,%s L%s,%s z", f1(x), f1(y), f1(bx-uy*half), f1(by+ux*half), f1(bx+uy*half), f1(by-ux*half))
 }
 
 // toward returns the point at distance d from (px, py) towards (x, y).

@@ -136,11 +136,15 @@ type Length struct {
 // median and 90th percentile, maximum and mean, and a histogram of at
 // most MaxBins bins of equal width. All but the mean are exact.
 type Distribution struct {
-	Min       int     `json:"min"`
-	Median    int     `json:"median"`
-	P90       int     `json:"p90"`
-	Max       int     `json:"max"`
-	Mean      float64 `json:"mean"`
+	Min    int     `json:"min"`
+	Median int     `json:"median"`
+	P90    int     `json:"p90"`
+	Max    int     `json:"max"`
+	Mean   float64 `json:"mean"`
+	// MeanLow and MeanHigh bound the 95% interval of the mean (normal
+	// approximation), what a comparison of two versions reads.
+	MeanLow   float64 `json:"meanLow"`
+	MeanHigh  float64 `json:"meanHigh"`
 	Histogram []Bin   `json:"histogram"`
 }
 
@@ -430,8 +434,13 @@ func (h *hist) distribution() Distribution {
 		return values[len(values)-1]
 	}
 	lo, hi := values[0], values[len(values)-1]
+	var sq float64
+	for _, v := range values {
+		sq += float64(h.counts[v]) * float64(v) * float64(v)
+	}
+	mean, mlo, mhi := meanInterval(float64(h.sum), sq, h.n)
 	d := Distribution{Min: lo, Median: quantile(0.5), P90: quantile(0.9), Max: hi,
-		Mean: round(float64(h.sum)/float64(h.n), 3), Histogram: []Bin{}}
+		Mean: round(mean, 3), MeanLow: round(mlo, 3), MeanHigh: round(mhi, 3), Histogram: []Bin{}}
 	width := (hi - lo + MaxBins) / MaxBins // ⌈(hi-lo+1)/MaxBins⌉
 	k := 0
 	for from := lo; from <= hi; from += width {

@@ -581,6 +581,8 @@ func (p *player) end(m game.Match, i, n int, r *result) bool {
 	if pl, ok := m.(game.Placer); ok {
 		ps := pl.Places()
 		r.layout, r.counts = ps.Places, append(r.counts, ps.Counts...)
+	} else if len(r.tallies) > 0 {
+		r.layout, r.counts = tallyPlaces(r.tallies, r.counts)
 	}
 	return true
 }

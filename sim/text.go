@@ -65,8 +65,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 
-	if len(r.Pieces) == 0 && len(r.Places) > 0 {
-		// The places say it all.
+	if len(r.Places) > 0 {
+		// Where things happen says it all, and more.
 	} else if p("\nPieces (totals, and per game over the %s played to their end)\n", plural(r.Played(), "game")); len(r.Pieces) == 0 {
 		p("  none: the game keeps no tally of its pieces\n")
 	} else {

@@ -400,10 +400,10 @@ func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 		return s.gameOver(c, "reached "+spaceLabel(s.SpaceOf(s.Current)), []int{s.Current})
 	}
 	if s.allFinished() {
-		return s.gameOver(c, "every player finished", s.Finished[:1])
+		return s.gameOver(c, allFinished, s.Finished[:1])
 	}
 	if ends && s.nobodyCanPlay() {
-		return s.gameOver(c, "nobody can play any more", s.Finished[:min(1, len(s.Finished))])
+		return s.gameOver(c, nobodyPlays, s.Finished[:min(1, len(s.Finished))])
 	}
 	for i := range p.Effects {
 		if s.quirks.EffectsIdle {
@@ -430,6 +430,24 @@ func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	return nil
 }
 
+// The usual reasons a game ends, boxed once as an event's Data.
+const (
+	allFinished = "every player finished"
+	nobodyPlays = "nobody can play any more"
+)
+
+// reasonData returns the reason a game ended as the Data of an event,
+// without allocating for the usual ones.
+func reasonData(reason string) any {
+	switch reason {
+	case allFinished:
+		return allFinished
+	case nobodyPlays:
+		return nobodyPlays
+	}
+	return reason
+}
+
 func (s *State) allFinished() bool {
 	for _, p := range s.Players {
 		if p.State != CompletedGame {
@@ -446,7 +464,7 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 	s.Winners = append(s.Winners[:0], winners...)
 	ev := engine.NewEvent(evGameOver)
 	ev.Amount = len(winners)
-	ev.Data = reason
+	ev.Data = reasonData(reason)
 	c.Emit(ev)
 	return nil
 }

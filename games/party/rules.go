@@ -113,6 +113,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 			d.triggers = append(d.triggers, placed{def: t, space: i})
 		}
 	}
+	d.tally.placeTriggers(d)
 	return d, nil
 }
 

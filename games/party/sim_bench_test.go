@@ -179,7 +179,7 @@ func TestBaselinePlaysTheSameGames(t *testing.T) {
 // simulate` plays it, allocates at most maxAllocs objects on average, the
 // simulator's share included (its report, made once per run, is not).
 func TestAllocationsPerGame(t *testing.T) {
-	const maxAllocs = 3
+	const maxAllocs = 2
 	for _, board := range simBoards {
 		t.Run(board.name, func(t *testing.T) {
 			def := board.load(t)

@@ -41,7 +41,13 @@ type tallyLayouts struct {
 	// board's events.
 	eventAt []int
 	events  int
+	// triggers are, for each of the definition's triggers in order, its
+	// space, its index among the board's events and its action's index
+	// among actions.
+	triggers []triggerPlace
 }
+
+type triggerPlace struct{ space, event, action int }
 
 // tallyLayout is the layout for one number of players.
 type tallyLayout struct {
@@ -93,6 +99,15 @@ func newTallyLayouts(b *Board) *tallyLayouts {
 		}
 	}
 	return t
+}
+
+// placeTriggers notes where each of the definition's triggers counts.
+func (t *tallyLayouts) placeTriggers(d *Definition) {
+	for _, p := range d.triggers {
+		ref := p.def.Data.(eventRef)
+		t.triggers = append(t.triggers, triggerPlace{space: ref.Space, event: t.eventAt[ref.Space] + ref.Event,
+			action: slices.Index(t.actions, d.Board.Spaces[ref.Space].Events[ref.Event].Action.Type)})
+	}
 }
 
 func appendNew(list []string, s string) []string {
@@ -220,12 +235,12 @@ func (m *Match) Places() game.Places {
 		if inst == nil || inst.Def != p.def {
 			continue
 		}
-		ref := p.def.Data.(eventRef)
+		tp := &d.tally.triggers[i]
 		f := float64(inst.Fires())
-		t.counts[ref.Space*spaceFigures+figFirings] += f
-		t.counts[l.events+d.tally.eventAt[ref.Space]+ref.Event] = f
-		if k := slices.Index(d.tally.actions, d.Board.Spaces[ref.Space].Events[ref.Event].Action.Type); k >= 0 {
-			t.counts[l.actions+k] += f
+		t.counts[tp.space*spaceFigures+figFirings] += f
+		t.counts[l.events+tp.event] = f
+		if tp.action >= 0 {
+			t.counts[l.actions+tp.action] += f
 		}
 	}
 	per := d.tally.seatFigures()
