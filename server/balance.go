@@ -27,7 +27,6 @@ import (
 	"net/http"
 	"path"
 	"runtime"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -96,9 +95,6 @@ func (l SimLimits) withDefaults() SimLimits {
 // version play the same dice, so that a difference between them comes
 // from the change more than from chance.
 const simSeed = 1
-
-// maxChanges is the most changes an answer lists, the largest first.
-const maxChanges = 200
 
 // Errors that stop a simulation, as its context's cause.
 var (
@@ -207,42 +203,12 @@ type Balance struct {
 	// busy to give it its CPU time in time).
 	Budget  SimBudget `json:"budget"`
 	Stopped string    `json:"stopped,omitempty"`
-	// Changes are the figures that differ from the report the request
-	// gave as "against", the moves beyond the noise first (absent
-	// without one).
-	Changes []Change `json:"changes,omitempty"`
-}
-
-// Change is one figure of a draft against a pinned version.
-type Change struct {
-	// What is "win rate" (of a seat), "length" (of the finished games),
-	// "round limit" (the share of games stopped by it) or "place" (a
-	// place's figure per game); Kind and ID name the place.
-	What string `json:"what"`
-	Kind string `json:"kind,omitempty"`
-	ID   string `json:"id,omitempty"`
-	// Name is the seat's, the place's, or "rounds"; Figure the figure's.
-	Name   string `json:"name"`
-	Figure string `json:"figure"`
-	// Before and After are the figure in the pinned version and in the
-	// draft, with their 95% intervals (nil: not in that version).
-	Before *Estimate `json:"before"`
-	After  *Estimate `json:"after"`
-	// Difference is After − Before (a missing side counts 0); Beyond is
-	// true when the two intervals do not overlap.
-	Difference float64 `json:"difference"`
-	Beyond     bool    `json:"beyond"`
-}
-
-// Estimate is a figure and its 95% interval.
-type Estimate struct {
-	Value float64 `json:"value"`
-	Low   float64 `json:"low"`
-	High  float64 `json:"high"`
-}
-
-func (e *Estimate) beyond(f *Estimate) bool {
-	return e != nil && f != nil && (e.High < f.Low || f.High < e.Low)
+	// Changes are the figures that differ from those of the report the
+	// request gave as "against" (package sim's comparison: beyond the
+	// noise when the 95% intervals do not overlap), absent without one.
+	// Against says why there are none when the two cannot be compared.
+	Changes []sim.Change `json:"changes,omitempty"`
+	Against string       `json:"against,omitempty"`
 }
 
 // simulate plays the draft sent (the game as the body, as for
@@ -336,7 +302,7 @@ func (srv *Server) simulate(w http.ResponseWriter, req *http.Request) {
 	}
 	b.runs.WithLabelValues(cmp.Or(out.Stopped, "done")).Inc()
 	if against != nil {
-		out.Changes = compareReports(against, r)
+		out.Changes, out.Against = moved(against, r)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -486,156 +452,18 @@ func (p *simPace) beforeGame() {
 	runtime.Gosched()
 }
 
-// --- comparing two reports ---
-
-// compareReports lists the figures of after (the draft) that differ from
-// before (the pinned version): the seats' win rates, the length of the
-// finished games in rounds, the share of games stopped by the round limit
-// and each place's figures per game. The moves beyond the noise come
-// first, then the others, the largest (against the intervals' width)
-// first.
-func compareReports(before, after *sim.Report) []Change {
-	var out []Change
-	add := func(c Change) {
-		b, a := 0.0, 0.0
-		if c.Before != nil {
-			b = c.Before.Value
-		}
-		if c.After != nil {
-			a = c.After.Value
-		}
-		c.Difference = round3(a - b)
-		c.Beyond = c.Before.beyond(c.After)
-		if c.Difference != 0 || (c.Before == nil) != (c.After == nil) {
-			out = append(out, c)
+// moved lists the figures of the draft's report that differ from the
+// pinned version's, or says why the two cannot be compared.
+func moved(pinned, draft *sim.Report) ([]sim.Change, string) {
+	c, err := sim.CompareReports(pinned, draft)
+	if err != nil {
+		return nil, "the pinned version was simulated with other players: pin this version again to compare with it"
+	}
+	out := []sim.Change{}
+	for _, ch := range c.Changes {
+		if ch.Difference != 0 || ch.Beyond {
+			out = append(out, ch)
 		}
 	}
-	seats := max(len(before.Seats), len(after.Seats))
-	for i := range seats {
-		c := Change{What: "win rate", Figure: "win rate"}
-		if i < len(before.Seats) {
-			s := before.Seats[i]
-			c.Name, c.Before = s.Name, &Estimate{s.WinRate, s.Low, s.High}
-		}
-		if i < len(after.Seats) {
-			s := after.Seats[i]
-			c.Name, c.After = s.Name, &Estimate{s.WinRate, s.Low, s.High}
-		}
-		add(c)
-	}
-	add(Change{What: "length", Name: "rounds", Figure: "rounds per game",
-		Before: lengthEstimate(before.Length.Rounds), After: lengthEstimate(after.Length.Rounds)})
-	if before.RoundLimit.Limit > 0 || after.RoundLimit.Limit > 0 {
-		add(Change{What: "round limit", Name: "round limit", Figure: "games stopped by the round limit",
-			Before: shareEstimate(before.RoundLimit.Games, before.Games), After: shareEstimate(after.RoundLimit.Games, after.Games)})
-	}
-	type key struct{ kind, id string }
-	pinned := make(map[key]*sim.PlaceFigures, len(before.Places))
-	for i := range before.Places {
-		p := &before.Places[i]
-		pinned[key{p.Kind, p.ID}] = p
-	}
-	seen := make(map[key]bool, len(after.Places))
-	place := func(b, a *sim.PlaceFigures) {
-		p := cmp.Or(a, b)
-		var names []string
-		for _, x := range []*sim.PlaceFigures{b, a} {
-			if x == nil {
-				continue
-			}
-			for _, f := range x.Figures {
-				if !slices.Contains(names, f.Name) {
-					names = append(names, f.Name)
-				}
-			}
-		}
-		for _, fig := range names {
-			c := Change{What: "place", Kind: p.Kind, ID: p.ID, Name: p.Name, Figure: fig}
-			if b != nil {
-				if f, ok := b.Figure(fig); ok {
-					c.Before = &Estimate{f.PerGame, f.Low, f.High}
-				}
-			}
-			if a != nil {
-				if f, ok := a.Figure(fig); ok {
-					c.After = &Estimate{f.PerGame, f.Low, f.High}
-				}
-			}
-			add(c)
-		}
-	}
-	for i := range after.Places {
-		a := &after.Places[i]
-		k := key{a.Kind, a.ID}
-		seen[k] = true
-		place(pinned[k], a)
-	}
-	for i := range before.Places {
-		b := &before.Places[i]
-		if !seen[key{b.Kind, b.ID}] {
-			place(b, nil)
-		}
-	}
-	slices.SortStableFunc(out, func(x, y Change) int {
-		if x.Beyond != y.Beyond {
-			if x.Beyond {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(y.score(), x.score())
-	})
-	if len(out) > maxChanges {
-		out = out[:maxChanges]
-	}
-	return out
+	return out, ""
 }
-
-// score is how large a change is against the noise: the difference over
-// the intervals' half-widths.
-func (c Change) score() float64 {
-	width := 0.0
-	for _, e := range []*Estimate{c.Before, c.After} {
-		if e != nil {
-			width += (e.High - e.Low) / 2
-		}
-	}
-	if width == 0 {
-		return math.Abs(c.Difference) * 1e6
-	}
-	return math.Abs(c.Difference) / width
-}
-
-// lengthEstimate is the mean of a length's distribution with its 95%
-// interval (normal approximation). The report keeps a histogram of the
-// values, not the values: the spread is that of the bins' middles plus
-// that of whole numbers spread evenly within a bin, exact for bins one
-// value wide (games of at most MaxBins lengths).
-func lengthEstimate(d sim.Distribution) *Estimate {
-	n, sq := 0, 0.0
-	for _, bin := range d.Histogram {
-		mid := float64(bin.From+bin.To) / 2
-		w := float64(bin.To - bin.From + 1)
-		n += bin.Games
-		sq += float64(bin.Games) * ((mid-d.Mean)*(mid-d.Mean) + (w*w-1)/12)
-	}
-	if n == 0 {
-		return nil
-	}
-	half := 0.0
-	if n > 1 {
-		half = 1.96 * math.Sqrt(sq/float64(n-1)/float64(n))
-	}
-	return &Estimate{d.Mean, round3(d.Mean - half), round3(d.Mean + half)}
-}
-
-// shareEstimate is k of n as a rate with its Wilson interval.
-func shareEstimate(k, n int) *Estimate {
-	if n == 0 {
-		return nil
-	}
-	rate, lo, hi := sim.Wilson(k, n)
-	return &Estimate{round3(rate), round3(lo), round3(hi)}
-}
-
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

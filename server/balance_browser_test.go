@@ -71,7 +71,7 @@ func TestEditorShowsTheBalanceOfTheDraft(t *testing.T) {
 		t.Fatal("the shortcut was not removed")
 	}
 	flagged := eval(me, `[...document.querySelectorAll("#changes tr.beyond")].map(tr => tr.dataset.name + "/" + tr.dataset.figure + ": " + tr.querySelector(".flag").textContent).join("\n")`)
-	for _, want := range []string{"rounds/rounds per game: beyond the noise", "Colour round/landings: beyond the noise", "Sing along/landings: beyond the noise"} {
+	for _, want := range []string{"games/rounds (mean): beyond the noise", "Colour round/landings: beyond the noise", "Sing along/landings: beyond the noise"} {
 		if !strings.Contains(flagged, want) {
 			t.Errorf("the changes flagged beyond the noise lack %q:\n%s", want, flagged)
 		}

@@ -93,13 +93,13 @@ func simulated(t testing.TB, status int, data []byte) Balance {
 }
 
 // change finds a change in an answer.
-func change(b Balance, what, name, figure string) (Change, bool) {
+func change(b Balance, what, name, figure string) (sim.Change, bool) {
 	for _, c := range b.Changes {
 		if c.What == what && c.Name == name && c.Figure == figure {
 			return c, true
 		}
 	}
-	return Change{}, false
+	return sim.Change{}, false
 }
 
 // The editor's simulation of a draft: the whole budget of games on a small
@@ -129,23 +129,25 @@ func TestSimulateComparesTheDraftWithThePinnedVersion(t *testing.T) {
 
 	st, data, _ = simulateDraft(ctx, t, ts.hs.URL, withoutShortcut(t), report, "players=2")
 	draft := simulated(t, st, data)
-	longer, ok := change(draft, "length", "rounds", "rounds per game")
+	longer, ok := change(draft, "length", "games", "rounds (mean)")
 	if !ok || !longer.Beyond || longer.Difference <= 0 {
 		t.Errorf("without the shortcut the games' length: %+v", longer)
 	}
 	for _, space := range []string{"Colour round", "Sing along", "Double trouble"} {
-		c, ok := change(draft, "place", space, "landings")
+		c, ok := change(draft, "places", space, "landings")
 		if !ok || !c.Beyond || c.Difference <= 0 {
 			t.Errorf("without the shortcut, the landings on %s (skipped by it before): %+v", space, c)
 		}
 	}
-	if len(draft.Changes) == 0 || !draft.Changes[0].Beyond {
-		t.Errorf("the changes beyond the noise do not come first: %+v", draft.Changes)
-	}
 	for _, c := range draft.Changes {
-		if c.Beyond && c.Before != nil && c.After != nil && !(c.Before.High < c.After.Low || c.After.High < c.Before.Low) {
-			t.Errorf("%s %s: flagged beyond the noise with overlapping intervals: %+v %+v", c.Name, c.Figure, *c.Before, *c.After)
+		if c.Beyond && !(c.BeforeHigh < c.AfterLow || c.AfterHigh < c.BeforeLow) {
+			t.Errorf("%s %s: flagged beyond the noise with overlapping intervals: %+v", c.Name, c.Figure, c)
 		}
+	}
+	// Pinned with other players, the draft cannot be compared with it.
+	st, data, _ = simulateDraft(ctx, t, ts.hs.URL, withoutShortcut(t), report, "players=3")
+	if other := simulated(t, st, data); other.Changes != nil || !strings.Contains(other.Against, "other players") {
+		t.Errorf("compared with a version of other players: %+v, %q", other.Changes, other.Against)
 	}
 }
 
@@ -243,62 +245,6 @@ func counterValue(t testing.TB, ts *testServer, series string) float64 {
 		}
 	}
 	return 0
-}
-
-// compareReports flags a move beyond the noise only when the intervals do
-// not overlap, and lists places new or gone.
-func TestCompareReports(t *testing.T) {
-	fig := func(name string, v, lo, hi float64) sim.Figure {
-		return sim.Figure{Name: name, PerGame: v, Low: lo, High: hi}
-	}
-	before := &sim.Report{Games: 100, Seats: []sim.Wins{{Name: "A", WinRate: 0.5, Low: 0.4, High: 0.6}, {Name: "B", WinRate: 0.5, Low: 0.4, High: 0.6}},
-		Places: []sim.PlaceFigures{
-			{Kind: "space", ID: "1", Name: "Start", Figures: []sim.Figure{fig("landings", 1, 0.9, 1.1)}},
-			{Kind: "space", ID: "2", Name: "Gone", Figures: []sim.Figure{fig("landings", 2, 1.5, 2.5)}},
-		}}
-	after := &sim.Report{Games: 100, Seats: []sim.Wins{{Name: "A", WinRate: 0.58, Low: 0.48, High: 0.68}, {Name: "B", WinRate: 0.42, Low: 0.32, High: 0.52}},
-		Places: []sim.PlaceFigures{
-			{Kind: "space", ID: "1", Name: "Start", Figures: []sim.Figure{fig("landings", 1.5, 1.3, 1.7)}},
-			{Kind: "space", ID: "3", Name: "New", Figures: []sim.Figure{fig("landings", 0.5, 0.4, 0.6)}},
-		}}
-	got := map[string]Change{}
-	for _, c := range compareReports(before, after) {
-		got[c.Name+" "+c.Figure] = c
-	}
-	for _, tc := range []struct {
-		key        string
-		difference float64
-		beyond     bool
-	}{
-		{"Start landings", 0.5, true},
-		{"A win rate", 0.08, false},
-		{"B win rate", -0.08, false},
-		{"Gone landings", -2, false},
-		{"New landings", 0.5, false},
-	} {
-		c, ok := got[tc.key]
-		if !ok || c.Difference != tc.difference || c.Beyond != tc.beyond {
-			t.Errorf("%s: %+v, want difference %v, beyond %v", tc.key, c, tc.difference, tc.beyond)
-		}
-	}
-	if len(got) != 5 {
-		t.Errorf("%d changes, want 5: %v", len(got), got)
-	}
-}
-
-// The length's interval comes from its histogram: exact when each bin is
-// one value wide.
-func TestLengthEstimate(t *testing.T) {
-	// Rounds 2, 2, 3, 5: mean 3, sample variance 2.
-	d := sim.Distribution{Mean: 3, Histogram: []sim.Bin{{From: 2, To: 2, Games: 2}, {From: 3, To: 3, Games: 1}, {From: 4, To: 4}, {From: 5, To: 5, Games: 1}}}
-	e := lengthEstimate(d)
-	half := 1.96 * 0.70710678 // sqrt(2/4)
-	if e.Value != 3 || e.Low != round3(3-half) || e.High != round3(3+half) {
-		t.Errorf("%+v, want 3 ± %.3f", *e, half)
-	}
-	if lengthEstimate(sim.Distribution{}) != nil {
-		t.Error("no games, yet a length")
-	}
 }
 
 // A client flooding the simulator is limited (one simulation at a time,

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // Comparison is two versions of a game simulated with the same
@@ -42,6 +41,12 @@ type Change struct {
 	// Beyond is set when the two 95% intervals do not overlap: the
 	// change is more than the games' chance would make.
 	Beyond bool `json:"beyond"`
+	// BeforeLow, BeforeHigh, AfterLow and AfterHigh are the two
+	// intervals, for a reader who wants to see how far apart they are.
+	BeforeLow  float64 `json:"beforeLow"`
+	BeforeHigh float64 `json:"beforeHigh"`
+	AfterLow   float64 `json:"afterLow"`
+	AfterHigh  float64 `json:"afterHigh"`
 }
 
 // CompareReports compares two reports of the same players and seed.
@@ -54,7 +59,8 @@ func CompareReports(before, after *Report) (*Comparison, error) {
 		rb, lb, hb := Wilson(kb, nb)
 		ra, la, ha := Wilson(ka, na)
 		c.add(Change{What: what, Name: name, Figure: figure, Before: round(rb, 4), After: round(ra, 4),
-			Beyond: nb > 0 && na > 0 && (hb < la || ha < lb)})
+			Beyond:    nb > 0 && na > 0 && (hb < la || ha < lb),
+			BeforeLow: round(lb, 4), BeforeHigh: round(hb, 4), AfterLow: round(la, 4), AfterHigh: round(ha, 4)})
 	}
 	for i, s := range before.Seats {
 		if i < len(after.Seats) {
@@ -71,7 +77,8 @@ func CompareReports(before, after *Report) (*Comparison, error) {
 	rate("games", "games", "failed", before.Failed.Games, before.Games, after.Failed.Games, after.Games)
 	mean := func(figure string, b, a Distribution) {
 		c.add(Change{What: "length", Name: "games", Figure: figure, Before: b.Mean, After: a.Mean,
-			Beyond: b.MeanHigh < a.MeanLow || a.MeanHigh < b.MeanLow})
+			Beyond:    b.MeanHigh < a.MeanLow || a.MeanHigh < b.MeanLow,
+			BeforeLow: b.MeanLow, BeforeHigh: b.MeanHigh, AfterLow: a.MeanLow, AfterHigh: a.MeanHigh})
 	}
 	mean("rounds (mean)", before.Length.Rounds, after.Length.Rounds)
 	mean("commands (mean)", before.Length.Commands, after.Length.Commands)
@@ -110,7 +117,8 @@ func CompareReports(before, after *Report) (*Comparison, error) {
 				continue
 			}
 			c.add(Change{What: "places", Kind: p.Kind, ID: p.ID, Name: p.Name, Figure: name,
-				Before: fb.PerGame, After: fa.PerGame, Beyond: fb.Beyond(fa)})
+				Before: fb.PerGame, After: fa.PerGame, Beyond: fb.Beyond(fa),
+				BeforeLow: fb.Low, BeforeHigh: fb.High, AfterLow: fa.Low, AfterHigh: fa.High})
 		}
 	}
 	for i := range before.Places {

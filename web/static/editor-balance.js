@@ -304,7 +304,7 @@ export class BalanceCard {
     const values = this.values(a.report), most = this.most(a.report);
     const kind = this.mapKind(a.report);
     const moved = new Map((this.pinned ? a.changes || [] : [])
-      .filter((c) => c.what === "place" && c.kind === kind && c.figure === this.figure && c.beyond).map((c) => [c.id, c.difference]));
+      .filter((c) => c.what === "places" && c.kind === kind && c.figure === this.figure && c.beyond).map((c) => [c.id, c.difference]));
     for (const g of shapes) {
       const id = g.dataset.space ?? g.dataset.tile;
       const d = moved.get(id);
@@ -372,11 +372,12 @@ export class BalanceCard {
   changes(a) {
     const all = a.changes || [];
     const head = h("h3", {}, "Against the pinned version", h("span", { class: "hint" }, ` (${this.pinned.at})`));
+    if (a.against) return h("div", { class: "changes", id: "changes" }, head, h("p", { class: "error" }, a.against));
     if (!all.length) return h("div", { class: "changes", id: "changes" }, head, h("p", { class: "hint" }, "Nothing moved: edit the game to see what a change does."));
     const kind = this.mapKind(a.report);
-    const headline = all.filter((c) => c.what !== "place");
-    const board = all.filter((c) => c.what === "place" && c.kind === kind);
-    const others = all.filter((c) => c.what === "place" && c.kind !== kind);
+    const headline = all.filter((c) => c.what !== "places");
+    const board = all.filter((c) => c.what === "places" && c.kind === kind);
+    const others = all.filter((c) => c.what === "places" && c.kind !== kind);
     // The figure the board is coloured by first, so that the rows and the
     // outlined spaces tell the same story.
     const first = [...board.filter((c) => c.figure === this.figure), ...board.filter((c) => c.figure !== this.figure)];
@@ -385,8 +386,8 @@ export class BalanceCard {
     const beyond = all.filter((c) => c.beyond).length;
     const row = (c) => h("tr", { class: c.beyond ? "beyond" : "within", dataset: { what: c.what, name: c.name, figure: c.figure } },
       h("th", { scope: "row" }, changeLabel(c)),
-      h("td", { dataset: { label: "pinned" } }, estimate(c, c.before)),
-      h("td", { dataset: { label: "draft" } }, estimate(c, c.after)),
+      h("td", { dataset: { label: "pinned" } }, estimate(c, c.before, c.beforeLow, c.beforeHigh)),
+      h("td", { dataset: { label: "draft" } }, estimate(c, c.after, c.afterLow, c.afterHigh)),
       h("td", { class: "diff" }, signed(c), " ", h("span", { class: "flag" }, c.beyond ? "beyond the noise" : "within the noise")));
     const table = (rows) => h("table", { class: "changes-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Figure"), h("th", { scope: "col" }, "Pinned"), h("th", { scope: "col" }, "Draft"), h("th", { scope: "col" }, "Change"))),
@@ -455,22 +456,22 @@ function rateBar(s, fair) {
   return bar;
 }
 
+// changeLabel names a change of package sim's comparison.
 function changeLabel(c) {
   switch (c.what) {
-    case "win rate": return `${c.name}: win rate`;
-    case "length": return "Game length (rounds)";
-    case "round limit": return "Games stopped by the round limit";
+    case "wins": return `${c.name}: ${c.figure}`;
+    case "games": return `Games ${c.figure}`;
+    case "length": return `Game length: ${c.figure.replace(" (mean)", "")} per game`;
     default: return `${c.name || c.id}: ${c.figure} per game`;
   }
 }
 
 // isShare: the change is a rate, shown in per cent.
-const isShare = (c) => c.what === "win rate" || c.what === "round limit";
+const isShare = (c) => c.what === "wins" || c.what === "games";
 
-function estimate(c, e) {
-  if (!e) return h("span", { class: "hint" }, "—");
-  const f = isShare(c) ? pct : (v) => fmtNum(v, 2);
-  return [f(e.value), h("small", {}, ` ${f(e.low)}–${f(e.high)}`)];
+function estimate(c, v, low, high) {
+  const f = isShare(c) ? pct : (x) => fmtNum(x, 2);
+  return [f(v), h("small", {}, ` ${f(low)}–${f(high)}`)];
 }
 
 function signed(c) {
