@@ -115,3 +115,36 @@ func viewShot(b *browser, ctx context.Context, name string) {
 		b.t.Fatal(err)
 	}
 }
+
+// TestEditorDrawsTheHeatOfEveryBoard: a rule book's tiles are coloured on
+// the editor's own board; a game edited as its source (Trouble) gets the
+// simulation's map of its board, coloured the same way.
+func TestEditorDrawsTheHeatOfEveryBoard(t *testing.T) {
+	exe := chromium(t)
+	ts := newPageServer(t, Options{})
+	b := newBrowser(t, exe)
+	me := b.person()
+	watch(t, me, otherStyles...)
+	run, eval := b.run, b.eval
+
+	run(me, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(ts.hs.URL+"/edit?board=chutes-and-ladders"),
+		chromedp.WaitVisible(chromedp.CSS(`#board svg .tile`)), checked, simulatedN("1"))
+	tiles, heated := eval(me, `String(document.querySelectorAll("#board .tile").length)`), eval(me, `String(document.querySelectorAll("#board .tile.heated .heat-value").length)`)
+	if tiles == "0" || heated != tiles {
+		t.Errorf("%s of the %s tiles show the figure %q", heated, tiles, eval(me, `document.getElementById("heat-figure").value`))
+	}
+	// Back to the board's own colours.
+	run(me, chromedp.SetValue(chromedp.ID("heat-figure"), ""), chromedp.Evaluate[chromedp.Void](`document.getElementById("heat-figure").dispatchEvent(new Event("change"))`))
+	if got := eval(me, `String(document.querySelectorAll("#board .heated, #board .heat-value").length)`); got != "0" {
+		t.Errorf("with the board's own colours, %s tiles are still coloured by the simulation", got)
+	}
+
+	run(me, chromedp.Navigate(ts.hs.URL+"/edit?board=trouble"), chromedp.WaitVisible(chromedp.ID("source")), checked, simulatedN("1"))
+	shapes := eval(me, `String(document.querySelectorAll("#heat-map [data-place]").length)`)
+	coloured := eval(me, `String(new Set([...document.querySelectorAll("#heat-map [data-place] > :is(rect, ellipse)")].map(s => s.getAttribute("fill"))).size)`)
+	if shapes == "0" || coloured == "1" {
+		t.Errorf("Trouble's heat map: %s places in %s colours", shapes, coloured)
+	}
+	run(me, chromedp.Evaluate[chromedp.Void](`document.getElementById("balance").scrollIntoView({block: "start"})`))
+	viewShot(b, me, "editor-balance-source.png")
+}
