@@ -10,7 +10,8 @@ package server
 // budget (a number of games or a slice of CPU time, whichever comes
 // first), on a few workers (one less than the CPUs, so that matches always
 // have one), each on a thread of its own whose operating-system priority
-// is lowered and which yields every millisecond; each client address has
+// is lowered (and which, on a single CPU, yields every millisecond); each
+// client address has
 // one simulation at a time (a newer request takes the place of the older,
 // which stops) and a rate; a simulation stops when its page goes away.
 
@@ -422,7 +423,8 @@ func readAtMost(r io.Reader, limit int64) ([]byte, error) {
 // simPace runs on the simulation's one worker, before each game: the first
 // time, it ties the worker to its thread (which ends with it) and lowers
 // the thread's priority; then, every millisecond, it stops the run once
-// the thread used its CPU budget, and yields to the server's other work.
+// the thread used its CPU budget, and on a single CPU yields to the
+// server's other work.
 type simPace struct {
 	budget time.Duration
 	stop   func()
@@ -449,7 +451,13 @@ func (p *simPace) beforeGame() {
 		p.stop()
 		return
 	}
-	runtime.Gosched()
+	// With one CPU the worker holds the only processor: let the server's
+	// goroutines run. With more, they have a processor of their own (the
+	// workers are fewer than the CPUs), and yielding would only cost the
+	// simulation a switch of threads.
+	if runtime.GOMAXPROCS(0) == 1 {
+		runtime.Gosched()
+	}
 }
 
 // moved lists the figures of the draft's report that differ from the
