@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // Comparison is two versions of a game simulated with the same
