@@ -171,3 +171,30 @@ func TestValidateEndsWithOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginalMultiPieceExample: the original game's own multi-piece
+// example (whose start and home zones name spaces its board does not have)
+// loads as the original loaded it, with warnings naming what is ignored,
+// and plays turn by turn, one token each.
+func TestOriginalMultiPieceExample(t *testing.T) {
+	file := filepath.Join(fixtureRoot(t), "v3", "example-multi-piece-game.json")
+	code, out, errOut := tabula("validate", file)
+	if code != 0 {
+		t.Fatalf("validate: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{`the "multi-piece" engine is not supported for this file`, "turn by turn with one token each",
+		`starting mode "multiple"`, `"all-pieces-home" is ignored`, "a party board, 7 spaces, valid with"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate does not say %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = tabula("play", file, "--players", "Ann,Bob", "--bots", "all", "--seed", "2", "--max-rounds", "4")
+	if code != 0 {
+		t.Fatalf("play: exit %d\n%s", code, errOut)
+	}
+	for _, want := range []string{"Turn 1: Ann's turn", "Turn 2: Bob's turn", "Ann rolls", "Bob rolls"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the game does not go turn by turn (%q):\n%.2000s", want, out)
+		}
+	}
+}
