@@ -29,7 +29,7 @@ export class BalanceCard {
     this.body = h("div", { class: "balance-body" });
     // brief sits beside the validation's status in the toolbar.
     this.brief = h("button", { type: "button", class: "link balance-brief", id: "balance-brief", hidden: true,
-      onclick: () => this.el.scrollIntoView({ behavior: "smooth", block: "start" }) });
+      onclick: () => this.el.scrollIntoView({ behavior: "smooth", block: "start" }) }, "Balance");
     this.el = h("section", { class: "balance card", id: "balance", "aria-labelledby": "balance-title" },
       h("div", { class: "balance-head" }, h("h2", { id: "balance-title" }, "Balance"), this.statusEl, this.pinBtn),
       this.body);
@@ -72,7 +72,7 @@ export class BalanceCard {
   set(state, text, kind = "") {
     this.ed.root.dataset.balance = state;
     this.brief.hidden = state === "invalid" || (!this.answer && state !== "running");
-    this.brief.textContent = state === "running" || state === "waiting" || state === "limited" ? "Balance: simulating…" : this.briefText();
+    this.brief.textContent = state === "running" || state === "waiting" || state === "limited" ? "Balance: simulating…" : this.briefText() || "Balance";
     this.statusEl.textContent = text;
     this.statusEl.className = "status " + kind;
     this.el.classList.toggle("stale", state !== "done");
@@ -149,7 +149,7 @@ export class BalanceCard {
       this.answer = { ...this.answer, changes: [] };
     }
     this.render();
-    this.brief.textContent = this.briefText();
+    this.brief.textContent = this.briefText() || "Balance";
     this.ed.paintBalance();
   }
 
