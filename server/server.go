@@ -172,6 +172,7 @@ type Server struct {
 	hosts   hostCheck
 	creates *rateByAddr
 	uploads *rateByAddr
+	chats   *rateByAddr // chat messages by address, across connections
 	balance *balancer
 
 	ctx    context.Context
@@ -237,6 +238,7 @@ func New(opts Options) (*Server, error) {
 	srv.hosts = newHostCheck(opts.Addr, opts.AllowedHosts)
 	srv.creates = newRateByAddr(srv.limits.Creates)
 	srv.uploads = newRateByAddr(srv.limits.Uploads)
+	srv.chats = newRateByAddr(chatPerMinute)
 	srv.balance = newBalancer(srv.limits.Simulation, srv.metrics)
 	srv.defs = newDefCache(srv, 256)
 	srv.library = newLibrary(srv)
@@ -472,6 +474,7 @@ func (srv *Server) janitor() {
 			srv.evictIdle(now)
 			srv.creates.prune(now)
 			srv.uploads.prune(now)
+			srv.chats.prune(now)
 			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > min(time.Minute, srv.opts.AbandonAfter/2) {
 				lastAbandon = now
 				srv.closeAbandoned(now)
