@@ -122,6 +122,8 @@ func (x *Index) clone() *Index {
 		entities:  x.entities,
 		byReactor: maps.Clone(x.byReactor),
 		live:      x.live,
+		changed:   x.changed,
+		listen:    slices.Clone(x.listen),
 		gen:       x.gen,
 	}
 	n := 0

@@ -69,7 +69,24 @@ func NewEvent(t EventType) Event {
 // returns. The engine sets Actor, Parent, Depth and Chain; a zero Source
 // becomes the reactor of the firing trigger, since the entity whose effect
 // caused an event is its source.
+//
+// In a match on the priority agenda that keeps no log and has no sink
+// (SetLog), an event of a type no trigger listens to is counted, as the
+// state hash counts every event, but not kept, since nothing can read it:
+// Emit then returns NoEvent. (On the stack, its dispatch would be a step
+// of the chain's budget.)
 func (c *Ctx) Emit(ev Event) EventRef {
+	m := c.m
+	if m.noLog && m.sink == nil && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
+		m.forgotten.events++
+		m.forgotten.records++
+		return NoEvent
+	}
+	return c.emit(ev)
+}
+
+// emit records an event and schedules its dispatch.
+func (c *Ctx) emit(ev Event) EventRef {
 	m := c.m
 	ev.Actor = m.actor
 	ev.Parent = c.task.event
@@ -99,7 +116,7 @@ func (c *Ctx) Then(call EffectCall) {
 // action is intercepted before it happens: then does nothing, and pays no
 // cost, if ev was cancelled.
 func (c *Ctx) Announce(ev Event, then EffectCall) EventRef {
-	ref := c.Emit(ev)
+	ref := c.emit(ev) // kept: then reads it
 	c.m.then = append(c.m.then, c.follow(then, ref))
 	return ref
 }

@@ -40,6 +40,12 @@ type Index struct {
 	// follow through Instance.next, so adding a trigger allocates nothing.
 	byReactor map[EntityID]TriggerID
 	live      int
+	// listen counts, by event type, the buckets' entries of that type: an
+	// event of a type without any sets nothing off.
+	listen []int32
+	// changed is set once an instance is removed, moved or given to
+	// another controller: rewind cannot undo that.
+	changed bool
 	// gen counts changes made from outside a chain (placing, moving,
 	// removing instances), so that a cached state hash knows it is stale.
 	gen uint64
@@ -119,14 +125,36 @@ func (x *Index) relayout(types, stride int) {
 // reset empties the index, keeping its memory.
 func (x *Index) reset() {
 	x.gen++
+	x.changed = false
 	x.inst = x.inst[:0]
 	clear(x.buckets)
 	for i := range x.dense {
 		x.dense[i] = x.dense[i][:0]
 	}
 	x.entities = 0
+	clear(x.listen)
 	clear(x.byReactor)
 	x.live = 0
+}
+
+// listens reports whether some trigger listens to events of the type.
+func (x *Index) listens(t EventType) bool {
+	return int(t) < len(x.listen) && x.listen[t] > 0
+}
+
+// rewind puts every instance back as Add placed it, and reports whether
+// it could: not once an instance was removed, moved or given to another
+// controller.
+func (x *Index) rewind() bool {
+	if x.changed || x.live != len(x.inst) {
+		return false
+	}
+	x.gen++
+	for i := range x.inst {
+		t := &x.inst[i]
+		t.usedRound, t.uses, t.latched, t.fired, t.fires = 0, 0, -1, -1, 0
+	}
+	return true
 }
 
 // Add places a trigger in the match and returns its instance's id.
@@ -168,6 +196,10 @@ func (x *Index) file(id TriggerID) {
 	x.keys(&x.inst[id], func(k bucketKey) {
 		b, _ := x.bucket(k)
 		x.setBucket(k, append(b, id))
+		for int(k.typ) >= len(x.listen) {
+			x.listen = append(x.listen, 0)
+		}
+		x.listen[k.typ]++
 		if k.kind == bucketEntity {
 			x.entities++
 		}
@@ -180,6 +212,7 @@ func (x *Index) unfile(id TriggerID) {
 		if i := slices.Index(b, id); i >= 0 {
 			b[i] = b[len(b)-1]
 			b = b[:len(b)-1]
+			x.listen[k.typ]--
 			if k.kind == bucketEntity {
 				x.entities--
 			}
@@ -206,6 +239,7 @@ func (x *Index) Alive(id TriggerID) bool {
 // it are skipped when their turn comes.
 func (x *Index) Remove(id TriggerID) {
 	x.gen++
+	x.changed = true
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -265,6 +299,7 @@ func (x *Index) MoveReactor(reactor EntityID, loc LocationID, pos int64) {
 // Move updates an instance's location and ordering position.
 func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
 	x.gen++
+	x.changed = true
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -280,6 +315,7 @@ func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
 // SetController changes the controller of every trigger of an entity.
 func (x *Index) SetController(reactor EntityID, p PlayerID) {
 	x.gen++
+	x.changed = true
 	x.reactorIDs(reactor, func(id TriggerID) { x.inst[id].Controller = p })
 }
 

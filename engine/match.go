@@ -195,12 +195,28 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 // index is emptied, so the game places its triggers again; what SetLog
 // said still holds. Reset must not be called from inside an effect.
 func (m *Match) Reset(state any, seed uint64) {
+	m.reset(state, seed, false)
+}
+
+// ResetKeepingTriggers is Reset for a match that places the same
+// triggers, in the same order, at every start: it keeps the triggers
+// placed, as they were placed, and reports true, saving the game from
+// placing them again; or, when a trigger was removed, moved or given to
+// another player since they were placed, it resets the match as Reset
+// does and reports false, and the game places its triggers again.
+func (m *Match) ResetKeepingTriggers(state any, seed uint64) bool {
+	return m.reset(state, seed, true)
+}
+
+func (m *Match) reset(state any, seed uint64, keep bool) (kept bool) {
 	if m.running {
 		panic("engine: Reset called from inside an effect")
 	}
 	m.State = state
 	m.hashed = false
-	m.Index.reset()
+	if kept = keep && m.Index.rewind(); !kept {
+		m.Index.reset()
+	}
 	m.RNG.Reset(seed)
 	m.Events = m.Events[:0]
 	m.records = m.records[:0]
@@ -214,6 +230,7 @@ func (m *Match) Reset(state any, seed uint64) {
 	m.asked, m.answers, m.answered = m.asked[:0], m.answers[:0], m.answered[:0]
 	m.rollback, m.cur, m.ctx = rollback{}, task{}, Ctx{}
 	m.scratch = m.scratch[:0]
+	return kept
 }
 
 // task is one item of the agenda.
@@ -675,6 +692,7 @@ func (m *Match) admit(t *task) bool {
 	}
 	rec.Kind = RecFired
 	inst.fired = m.chain
+	inst.fires++
 	m.record(rec)
 	if def.Once {
 		m.Index.Remove(t.trig)
@@ -697,7 +715,7 @@ func (m *Match) runEffect(t *task) error {
 	*c = Ctx{m: m, task: t}
 	err := m.call(fn, c, call)
 	c.m = nil // a Ctx must not be kept beyond the call
-	if errors.Is(err, errAsked) {
+	if err != nil && errors.Is(err, errAsked) {
 		m.suspended = *t
 		m.hasSuspended = true
 		for i := range m.asked {
