@@ -77,7 +77,7 @@ func NewEvent(t EventType) Event {
 // of the chain's budget.)
 func (c *Ctx) Emit(ev Event) EventRef {
 	m := c.m
-	if m.noLog && m.sink == nil && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
+	if m.bare && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
 		m.forgotten.events++
 		m.forgotten.records++
 		return NoEvent
@@ -97,7 +97,11 @@ func (c *Ctx) emit(ev Event) EventRef {
 	}
 	ref := EventRef(len(m.Events))
 	m.Events = append(m.Events, ev)
-	m.record(Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: ev.Depth, Reactor: c.Reactor(), Source: ev.Source})
+	if m.bare {
+		m.forgotten.records++ // what record would do, without making the record
+	} else {
+		m.record(Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: ev.Depth, Reactor: c.Reactor(), Source: ev.Source})
+	}
 	m.emitted = append(m.emitted, ref)
 	return ref
 }
