@@ -123,6 +123,7 @@ func (x *Index) clone() *Index {
 		byReactor: maps.Clone(x.byReactor),
 		live:      x.live,
 		changed:   x.changed,
+		placed:    x.placed,
 		listen:    slices.Clone(x.listen),
 		gen:       x.gen,
 	}

@@ -303,7 +303,7 @@ func TestCloneKnowsEveryField(t *testing.T) {
 	if !slices.Equal(fields, known) {
 		t.Errorf("engine.Match has the fields\n%v\nand Clone knows\n%v", fields, known)
 	}
-	known = []string{"inst", "buckets", "dense", "stride", "types", "entities", "byReactor", "live", "listen", "changed", "gen"}
+	known = []string{"inst", "buckets", "dense", "stride", "types", "entities", "byReactor", "live", "listen", "placed", "changed", "gen"}
 	fields = nil
 	for f := range reflect.TypeFor[engine.Index]().Fields() {
 		fields = append(fields, f.Name)

@@ -71,13 +71,14 @@ func NewEvent(t EventType) Event {
 // caused an event is its source.
 //
 // In a match on the priority agenda that keeps no log and has no sink
-// (SetLog), an event of a type no trigger listens to is counted, as the
-// state hash counts every event, but not kept, since nothing can read it:
-// Emit then returns NoEvent. (On the stack, its dispatch would be a step
-// of the chain's budget.)
+// (SetLog), whose effects place no trigger (Rules.PlacedBetweenChains), an
+// event of a type no trigger listens to is counted, as the state hash
+// counts every event, but not kept, since nothing can read it: Emit then
+// returns NoEvent. (On the stack, its dispatch would be a step of the
+// chain's budget; a trigger placed later in the same effect would hear it.)
 func (c *Ctx) Emit(ev Event) EventRef {
 	m := c.m
-	if m.bare && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
+	if m.bare && m.Rules.PlacedBetweenChains && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
 		m.forgotten.events++
 		m.forgotten.records++
 		return NoEvent

@@ -43,6 +43,9 @@ type Index struct {
 	// listen counts, by event type, the buckets' entries of that type: an
 	// event of a type without any sets nothing off.
 	listen []int32
+	// placed counts the instances added, so that an effect that adds one
+	// is told (Rules.PlacedBetweenChains).
+	placed uint64
 	// changed is set once an instance is removed, moved or given to
 	// another controller: rewind cannot undo that.
 	changed bool
@@ -163,6 +166,7 @@ func (x *Index) rewind() bool {
 // ordering position among reactions of the same priority and tier.
 func (x *Index) Add(def *Trigger, reactor EntityID, controller PlayerID, loc LocationID, pos int64) TriggerID {
 	x.gen++
+	x.placed++
 	id := TriggerID(len(x.inst))
 	x.inst = append(x.inst, Instance{
 		Def: def, ID: id, Reactor: reactor, Controller: controller,

@@ -61,6 +61,13 @@ type Rules struct {
 	// rule book's turns are rules): each stretch between two inputs gets
 	// the whole budget, and a loop is told apart from a long game.
 	BudgetPerInput bool
+	// PlacedBetweenChains says that no effect places a trigger (Index.Add):
+	// triggers are placed between chains only, when a match starts say
+	// (removing and moving them is fine). A match on the priority agenda
+	// that keeps no log and has no sink then keeps no event of a type no
+	// trigger listens to: nothing could read it. An effect that places a
+	// trigger all the same breaks the match.
+	PlacedBetweenChains bool
 }
 
 // Canonical is implemented by game states that encode themselves for the
@@ -730,7 +737,11 @@ func (m *Match) runEffect(t *task) error {
 	m.then = m.then[:0]
 	c := &m.ctx
 	*c = Ctx{m: m, task: t}
+	placed := m.Index.placed
 	err := m.call(fn, c, call)
+	if m.Rules.PlacedBetweenChains && m.Index.placed != placed && err == nil {
+		err = fmt.Errorf("it placed a trigger, which the game's rules say no effect does (Rules.PlacedBetweenChains)")
+	}
 	c.m = nil // a Ctx must not be kept beyond the call
 	if err != nil && errors.Is(err, errAsked) {
 		m.suspended = *t

@@ -42,3 +42,23 @@ func TestAnEffectThatPanicsBreaksOnlyItsMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacedBetweenChainsIsHeld: an effect that places a trigger in a game
+// whose rules say none does breaks the match, naming the rule.
+func TestPlacedBetweenChainsIsHeld(t *testing.T) {
+	types := engine.NewTypes("BANG")
+	bang, _ := types.Lookup("BANG")
+	e := engine.NewEffects()
+	engine.Register(e, "PLACE", func(c *engine.Ctx, _ *resetGame, _ struct{}) error {
+		c.Index().Add(&engine.Trigger{Name: "late", On: []engine.EventType{bang}}, engine.System, engine.NoPlayer, engine.NoLocation, 0)
+		return nil
+	})
+	for _, fixed := range []bool{false, true} {
+		rules := &engine.Rules{Types: types, Effects: e, Policy: engine.PriorityAgenda, PlacedBetweenChains: fixed}
+		m := engine.NewMatch(rules, &resetGame{}, 1, []string{"Ann"})
+		err := m.Run(0, e.MustCall("PLACE", struct{}{}))
+		if broke := err != nil && strings.Contains(err.Error(), "PlacedBetweenChains"); broke != fixed {
+			t.Errorf("PlacedBetweenChains %t: the effect that places a trigger ends with %v", fixed, err)
+		}
+	}
+}
