@@ -71,8 +71,9 @@ func newSimulate(ps game.Packs) *cobra.Command {
 		Long: `Simulate plays a game many times with bots in every seat and reports how long
 games last (commands and rounds), the win rate of each player (and, with
 --rotate, of each seat) with its 95% Wilson interval, how many games hit the
-round limit and why, and what each piece did (drones and cards, characters,
-spaces): firings, damage, kills.
+round limit and why, and where things happen: what each space, tile, square,
+card, drone, creature and seat did, drawn on the game's board in the --html
+page (a heat map) where it has one.
 
 --players is a number of players, named P1, P2, …, or their names separated
 by commas. Games run in parallel on --workers goroutines; game i has its own
