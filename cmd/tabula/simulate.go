@@ -200,7 +200,17 @@ func simulate(c *cobra.Command, ps game.Packs, paths []string, o simulateOptions
 		}
 		return writeComparison(out, paths, reports, o)
 	}
-	r := reports[0]
+	return writeReport(out, reports[0], o)
+}
+
+// report is what simulate writes: a report or a comparison.
+type report interface {
+	WriteText(io.Writer) error
+	WriteHTML(io.Writer) error
+}
+
+// writeReport writes r as text or JSON, and as a page with --html.
+func writeReport(out io.Writer, r report, o simulateOptions) error {
 	if o.html != "" {
 		if err := writeFile(o.html, r.WriteHTML); err != nil {
 			return err
@@ -227,23 +237,7 @@ func writeComparison(out io.Writer, paths []string, reports []*sim.Report, o sim
 		return err
 	}
 	cmp.Files = paths
-	if o.html != "" {
-		if err := writeFile(o.html, cmp.WriteHTML); err != nil {
-			return err
-		}
-	}
-	if o.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(cmp)
-	}
-	if err := cmp.WriteText(out); err != nil {
-		return err
-	}
-	if o.html != "" {
-		fmt.Fprintf(out, "\nReport written to %s\n", o.html)
-	}
-	return nil
+	return writeReport(out, cmp, o)
 }
 
 // writeFile writes a file with write, reporting failures with its name.
