@@ -658,6 +658,24 @@ func TestZoomTheBoard(t *testing.T) {
 	t.Run("party", func(t *testing.T) {
 		ann := open("default")
 		w0 := num(ann, width)
+		// Not zoomed, the wheel over the board, or over the action bar,
+		// scrolls the page. (A finger's swipe would too, but headless
+		// Chromium scrolls nothing by synthesized touch.)
+		for _, over := range []string{"#board .zoom-view", "#action-bar"} {
+			b.eval(ann, `scrollTo(0, 0), ""`)
+			r := b.eval(ann, `(() => { const r = document.querySelector(`+jsString(over)+`).getBoundingClientRect(); return (r.left + r.width / 2) + " " + (r.top + r.height / 2); })()`)
+			var sx, sy float64
+			fmt.Sscan(r, &sx, &sy)
+			b.run(ann, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, input.SynthesizeScrollGesture, input.SynthesizeScrollGestureParams{X: sx, Y: sy, YDistance: -150, GestureSourceType: input.GestureSourceTypeMouse})
+				return err
+			}))
+			time.Sleep(500 * time.Millisecond) // the page scrolls smoothly
+			if y, most := num(ann, `scrollY`), num(ann, `document.documentElement.scrollHeight - innerHeight`); most < 1 || y < min(most, 100) {
+				t.Errorf("the wheel over %s scrolled the page by %.0f px (it may scroll by %.0f)", over, y, most)
+			}
+		}
+		b.eval(ann, `scrollTo(0, 0), ""`)
 		b.run(ann, chromedp.Click(`#board .zoom-button[aria-label="Zoom in"]`), poll(zoom+` === "1.50"`))
 		if w := num(ann, width); w < 1.45*w0 || w > 1.55*w0 {
 			t.Errorf("zoomed in once, the board is %.0f px wide, from %.0f", w, w0)
