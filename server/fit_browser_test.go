@@ -257,6 +257,9 @@ func checkFit(s screen, m fitMeasure, wantTaps bool) []string {
 // artifacts: <game>-<screen>.png as first seen, <game>-phone-tap.png when
 // the board is tapped.
 func TestEveryBoardFitsEveryScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays every bundled game in a browser: a few minutes")
+	}
 	exe := chromium(t)
 	ts := newPageServer(t, Options{})
 	var lib []GameInfo
@@ -266,10 +269,14 @@ func TestEveryBoardFitsEveryScreen(t *testing.T) {
 	}
 	for _, g := range lib {
 		t.Run(g.ID, func(t *testing.T) {
+			// The games are played side by side: most of the time goes
+			// to waiting for the page's animations and the bots.
+			t.Parallel()
 			p, ok := packsFit[g.Pack]
 			if !ok {
 				t.Fatalf("the test does not know the %s pack's page: add it to packsFit", g.Pack)
 			}
+			ts := &testServer{t: t, srv: ts.srv, hs: ts.hs, db: ts.db, opt: ts.opt}
 			b := newBrowser(t, exe)
 			ids := idShapes(t, ts, g)
 			seats := max(2, g.MinPlayers)
@@ -304,7 +311,10 @@ func TestEveryBoardFitsEveryScreen(t *testing.T) {
 			b.run(ann, chromedp.Navigate(ts.hs.URL+"/m/"+tb.ID))
 			settle()
 			look(onDesktop, g.ID+"-desktop.png", false)
-			b.run(ann, onPhone.emulate(), chromedp.Reload())
+			// The same page, turned into a phone's: it follows the
+			// screen as it changes, without a reload.
+			b.run(ann, onPhone.emulate())
+			time.Sleep(300 * time.Millisecond)
 			settle()
 			look(onPhone, g.ID+"-phone.png", false)
 
