@@ -71,13 +71,14 @@ func NewEvent(t EventType) Event {
 // caused an event is its source.
 //
 // In a match on the priority agenda that keeps no log and has no sink
-// (SetLog), an event of a type no trigger listens to is counted, as the
-// state hash counts every event, but not kept, since nothing can read it:
-// Emit then returns NoEvent. (On the stack, its dispatch would be a step
-// of the chain's budget.)
+// (SetLog), whose effects place no trigger (Rules.PlacedBetweenChains), an
+// event of a type no trigger listens to is counted, as the state hash
+// counts every event, but not kept, since nothing can read it: Emit then
+// returns NoEvent. (On the stack, its dispatch would be a step of the
+// chain's budget; a trigger placed later in the same effect would hear it.)
 func (c *Ctx) Emit(ev Event) EventRef {
 	m := c.m
-	if m.noLog && m.sink == nil && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
+	if m.bare && m.Rules.PlacedBetweenChains && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
 		m.forgotten.events++
 		m.forgotten.records++
 		return NoEvent
@@ -97,7 +98,11 @@ func (c *Ctx) emit(ev Event) EventRef {
 	}
 	ref := EventRef(len(m.Events))
 	m.Events = append(m.Events, ev)
-	m.record(Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: ev.Depth, Reactor: c.Reactor(), Source: ev.Source})
+	if m.bare {
+		m.forgotten.records++ // what record would do, without making the record
+	} else {
+		m.record(Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: ev.Depth, Reactor: c.Reactor(), Source: ev.Source})
+	}
 	m.emitted = append(m.emitted, ref)
 	return ref
 }

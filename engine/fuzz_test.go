@@ -258,7 +258,7 @@ func play(t *testing.T, data []byte, keepLog, withSink bool) played {
 		return nil
 	})
 
-	rules := &engine.Rules{Types: types, Effects: effects,
+	rules := &engine.Rules{Types: types, Effects: effects, PlacedBetweenChains: true,
 		Policy: engine.Policy(in.n(2)), Guard: engine.Guard(in.n(3)), Budget: fuzzBudget + in.n(fuzzBudget)}
 	g := &fuzzGame{Budget: rules.Budget}
 	for range 1 + in.n(6) {

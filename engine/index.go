@@ -43,6 +43,9 @@ type Index struct {
 	// listen counts, by event type, the buckets' entries of that type: an
 	// event of a type without any sets nothing off.
 	listen []int32
+	// placed counts the instances added, so that an effect that adds one
+	// is told (Rules.PlacedBetweenChains).
+	placed uint64
 	// changed is set once an instance is removed, moved or given to
 	// another controller: rewind cannot undo that.
 	changed bool
@@ -163,6 +166,7 @@ func (x *Index) rewind() bool {
 // ordering position among reactions of the same priority and tier.
 func (x *Index) Add(def *Trigger, reactor EntityID, controller PlayerID, loc LocationID, pos int64) TriggerID {
 	x.gen++
+	x.placed++
 	id := TriggerID(len(x.inst))
 	x.inst = append(x.inst, Instance{
 		Def: def, ID: id, Reactor: reactor, Controller: controller,
@@ -340,19 +344,39 @@ func (x *Index) Each(fn func(*Instance)) {
 	}
 }
 
-// candidates appends to dst the live instances that an event may match, by
-// type, phase, location and subject. The caller checks relations and tests.
-func (x *Index) candidates(dst []TriggerID, ev *Event) []TriggerID {
-	b, _ := x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere})
-	dst = append(dst, b...)
-	if ev.Location != NoLocation {
-		b, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)})
-		dst = append(dst, b...)
+// candidates returns the buckets of the live instances an event may
+// match: by type and phase, anywhere, at its location and carried by its
+// subject. The caller checks relations and tests. The buckets are the
+// index's own, valid until it changes.
+func (x *Index) candidates(ev *Event) (anywhere, here, self []TriggerID) {
+	if ev.Phase == NoPhase {
+		// Dense buckets, looked up without building a key (a board game's
+		// every event).
+		if t := int(ev.Type); t < x.types && x.stride > 0 {
+			row := x.dense[t*x.stride : (t+1)*x.stride]
+			anywhere = row[0]
+			if l := ev.Location; l != NoLocation {
+				if l >= 0 && l < denseLocations {
+					if int(l)+1 < x.stride {
+						here = row[l+1]
+					}
+				} else {
+					here = x.buckets[bucketKey{typ: ev.Type, kind: bucketLocation, id: int32(l)}]
+				}
+			}
+		} else if l := ev.Location; l != NoLocation && (l < 0 || l >= denseLocations) {
+			here = x.buckets[bucketKey{typ: ev.Type, kind: bucketLocation, id: int32(l)}]
+		}
+	} else {
+		anywhere, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere})
+		if ev.Location != NoLocation {
+			here, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)})
+		}
 	}
 	if ev.Subject != System && x.entities > 0 {
-		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketEntity, id: int32(ev.Subject)}]...)
+		self = x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketEntity, id: int32(ev.Subject)}]
 	}
-	return dst
+	return anywhere, here, self
 }
 
 // relates reports whether an instance's owner relation and scope accept an

@@ -88,9 +88,9 @@ func TestEditorShowsTheBalanceOfTheDraft(t *testing.T) {
 	card := chromedp.Evaluate[chromedp.Void](`document.getElementById("balance").scrollIntoView({block: "start"})`)
 	b.screenshot(me, "editor-balance.png")
 	run(me, top)
-	viewShot(b, me, "editor-balance-desktop.png")
+	shotAsScrolled(b, me, "editor-balance-desktop.png")
 	run(me, card)
-	viewShot(b, me, "editor-balance-desktop-card.png")
+	shotAsScrolled(b, me, "editor-balance-desktop-card.png")
 	run(me, phone())
 	time.Sleep(300 * time.Millisecond)
 	if w := eval(me, `String(document.documentElement.scrollWidth)`); w != "390" {
@@ -98,14 +98,14 @@ func TestEditorShowsTheBalanceOfTheDraft(t *testing.T) {
 	}
 	b.screenshot(me, "editor-balance-phone.png")
 	run(me, top)
-	viewShot(b, me, "editor-balance-phone-top.png")
+	shotAsScrolled(b, me, "editor-balance-phone-top.png")
 	run(me, card)
-	viewShot(b, me, "editor-balance-phone-card.png")
+	shotAsScrolled(b, me, "editor-balance-phone-card.png")
 }
 
-// viewShot saves what the screen shows (not the whole page) in the
-// artifacts folder.
-func viewShot(b *browser, ctx context.Context, name string) {
+// shotAsScrolled saves what the screen shows where the page is scrolled
+// now (not the whole page) in the artifacts folder.
+func shotAsScrolled(b *browser, ctx context.Context, name string) {
 	b.t.Helper()
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
@@ -146,5 +146,5 @@ func TestEditorDrawsTheHeatOfEveryBoard(t *testing.T) {
 		t.Errorf("Trouble's heat map: %s places in %s colours", shapes, coloured)
 	}
 	run(me, chromedp.Evaluate[chromedp.Void](`document.getElementById("balance").scrollIntoView({block: "start"})`))
-	viewShot(b, me, "editor-balance-source.png")
+	shotAsScrolled(b, me, "editor-balance-source.png")
 }

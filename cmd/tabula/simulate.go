@@ -71,8 +71,9 @@ func newSimulate(ps game.Packs) *cobra.Command {
 		Long: `Simulate plays a game many times with bots in every seat and reports how long
 games last (commands and rounds), the win rate of each player (and, with
 --rotate, of each seat) with its 95% Wilson interval, how many games hit the
-round limit and why, and what each piece did (drones and cards, characters,
-spaces): firings, damage, kills.
+round limit and why, and where things happen: what each space, tile, square,
+card, drone, creature and seat did, drawn on the game's board in the --html
+page (a heat map) where it has one.
 
 --players is a number of players, named P1, P2, …, or their names separated
 by commas. Games run in parallel on --workers goroutines; game i has its own
@@ -199,7 +200,17 @@ func simulate(c *cobra.Command, ps game.Packs, paths []string, o simulateOptions
 		}
 		return writeComparison(out, paths, reports, o)
 	}
-	r := reports[0]
+	return writeReport(out, reports[0], o)
+}
+
+// report is what simulate writes: a report or a comparison.
+type report interface {
+	WriteText(io.Writer) error
+	WriteHTML(io.Writer) error
+}
+
+// writeReport writes r as text or JSON, and as a page with --html.
+func writeReport(out io.Writer, r report, o simulateOptions) error {
 	if o.html != "" {
 		if err := writeFile(o.html, r.WriteHTML); err != nil {
 			return err
@@ -226,23 +237,7 @@ func writeComparison(out io.Writer, paths []string, reports []*sim.Report, o sim
 		return err
 	}
 	cmp.Files = paths
-	if o.html != "" {
-		if err := writeFile(o.html, cmp.WriteHTML); err != nil {
-			return err
-		}
-	}
-	if o.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(cmp)
-	}
-	if err := cmp.WriteText(out); err != nil {
-		return err
-	}
-	if o.html != "" {
-		fmt.Fprintf(out, "\nReport written to %s\n", o.html)
-	}
-	return nil
+	return writeReport(out, cmp, o)
 }
 
 // writeFile writes a file with write, reporting failures with its name.

@@ -42,6 +42,8 @@ type baseline struct {
 	counts   []float64
 	winners  []int
 	rounds   int
+	// names are the seats' bot streams' names.
+	names []string
 }
 
 type baseEvent struct {
@@ -84,6 +86,9 @@ func newBaseline(tb testing.TB, def *Definition, players, maxRounds int) *baseli
 		streams: rng.New(0), bots: rng.New(0),
 		on: make([][3][]baseEvent, len(b.Spaces)), ps: make([]basePlayer, players), fired: make([]int32, len(def.triggers))}
 	bl.counts = make([]float64, bl.layout.size)
+	for i := range players {
+		bl.names = append(bl.names, botName(i))
+	}
 	type sorted struct {
 		be   baseEvent
 		prio int
@@ -152,7 +157,7 @@ func (bl *baseline) play(seed uint64) {
 	bl.bots.Reset(seed)
 	var bots [MaxSeats]*rng.Stream
 	for i := range bl.ps {
-		bots[i] = bl.bots.Stream(botName(i))
+		bots[i] = bl.bots.Stream(bl.names[i])
 	}
 	for i := range bl.ps {
 		bl.ps[i] = basePlayer{state: Playing, history: bl.ps[i].history[:0]}
