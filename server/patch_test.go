@@ -220,17 +220,33 @@ func mutate(r *rand.Rand, v any, depth int) any {
 // A summary is written as encoding/json writes it.
 func TestSummaryJSON(t *testing.T) {
 	at := time.Date(2026, 11, 28, 14, 5, 6, 123456789, time.UTC)
-	for _, s := range []Summary{
+	cases := []Summary{
 		{ID: "m1", Game: "party", Board: "default", BoardName: "Default <board>", Status: "lobby", Seats: []SeatView{{}, {Name: "Ann"}},
 			Created: at, Updated: at.Add(time.Second)},
 		{ID: "m2", Game: "lanes", Board: "g-1", BoardName: "é", Status: "finished", MaxRounds: 9, Public: true, TurnLimit: 1.5,
 			Result: "Ann won", Error: "x\ny", Commands: 12, Created: at, Updated: at.In(time.FixedZone("x", 3600)), Rematch: "m1", Next: "m3", Compat: "original",
-			Seats: []SeatView{{Name: "Ann", Bot: true, Level: "mcts", Online: true, Human: true}, {Name: "Bob \"B\"", Online: true}}},
+			SpectatorChat: true, Seats: []SeatView{{Name: "Ann", Bot: true, Level: "mcts", Online: true, Human: true, Handed: "left", Muted: true},
+				{Name: "Bob \"B\"", Online: true, Handed: "owner"}}},
 		{ID: "m3"},
-	} {
+	}
+	for _, s := range cases {
 		want, _ := json.Marshal(s)
 		if got := s.appendJSON(nil); string(got) != string(want) {
 			t.Errorf("summary\n%s\nwant\n%s", got, want)
+		}
+	}
+	// The second summary sets every field, its first seat every field of
+	// a seat: a field added to either must be written by appendJSON too.
+	full := reflect.ValueOf(cases[1])
+	for i := range full.NumField() {
+		if full.Field(i).IsZero() {
+			t.Errorf("Summary.%s is left out of this test", full.Type().Field(i).Name)
+		}
+	}
+	seat := full.FieldByName("Seats").Index(0)
+	for i := range seat.NumField() {
+		if seat.Field(i).IsZero() {
+			t.Errorf("SeatView.%s is left out of this test", seat.Type().Field(i).Name)
 		}
 	}
 }

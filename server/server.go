@@ -108,6 +108,8 @@ type Limits struct {
 	PingTimeout time.Duration
 	// BotTime is how long a bot may think over one decision (2 s).
 	BotTime time.Duration
+	// Simulation bounds the simulations the editor asks for.
+	Simulation SimLimits
 }
 
 // DefaultLimits are the limits of a server started without any.
@@ -154,6 +156,7 @@ func (l Limits) withDefaults() Limits {
 	if l.BotTime > 0 {
 		d.BotTime = l.BotTime
 	}
+	d.Simulation = l.Simulation.withDefaults()
 	return d
 }
 
@@ -174,6 +177,8 @@ type Server struct {
 	hosts    hostCheck
 	creates  *rateByAddr
 	uploads  *rateByAddr
+	chats    *rateByAddr // chat messages by address, across connections
+	balance  *balancer
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -238,6 +243,8 @@ func New(opts Options) (*Server, error) {
 	srv.hosts = newHostCheck(opts.Addr, opts.AllowedHosts)
 	srv.creates = newRateByAddr(srv.limits.Creates)
 	srv.uploads = newRateByAddr(srv.limits.Uploads)
+	srv.chats = newRateByAddr(chatPerMinute)
+	srv.balance = newBalancer(srv.limits.Simulation, srv.metrics)
 	srv.defs = newDefCache(srv, 256)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {
@@ -472,6 +479,7 @@ func (srv *Server) janitor() {
 			srv.evictIdle(now)
 			srv.creates.prune(now)
 			srv.uploads.prune(now)
+			srv.chats.prune(now)
 			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > min(time.Minute, srv.opts.AbandonAfter/2) {
 				lastAbandon = now
 				srv.closeAbandoned(now)

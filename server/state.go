@@ -14,8 +14,9 @@ import (
 // protocol). A page holds a document of its match: the summary ("match"),
 // its seat ("you"), what the seat sees ("view"), the commands it may play
 // ("legal"), how many log records it has seen ("log"), the state hash
-// ("hash") and when its time to decide runs out ("deadline"), besides
-// the log entries it has shown. A connection's first message is a whole
+// ("hash"), when its time to decide runs out ("deadline") and who may
+// take back a move ("undoBy", "canUndo", "undone": undo.go), besides the
+// log entries it has shown. A connection's first message is a whole
 // state; after it, each change sends a delta: the new log entries, and a
 // patch of what changed in the document (patch.go). Messages are numbered
 // (n); a page that sees a gap asks for a whole state again ({"type":
@@ -36,6 +37,11 @@ type parts struct {
 	hash     string
 	legal    []byte
 	deadline int64 // Unix milliseconds; 0: none
+	// undoBy is the seat that may take back its last move now, and
+	// canUndo is set when it is this one; undone is the seat whose move
+	// was just taken back (-1: none, for both).
+	undoBy, undone int
+	canUndo        bool
 	// mver and sumVer are the versions of the match and the summary the
 	// view and the legal commands were made from.
 	mver, sumVer int
@@ -54,8 +60,9 @@ func (r *room) partsFor(seat int, c *broadcastCache) *parts {
 		return last
 	}
 	p := c.newParts(min(len(r.sessions), len(r.rec.Seats)+1))
-	*p = parts{ver: r.ver, you: seat, legal: emptyList, mver: r.mver, sumVer: r.sumVer}
+	*p = parts{ver: r.ver, you: seat, legal: emptyList, mver: r.mver, sumVer: r.sumVer, undoBy: -1, undone: -1}
 	if r.m != nil {
+		r.undoParts(p, seat)
 		if last != nil && last.view != nil && last.mver == r.mver {
 			p.view, p.log, p.hash = last.view, last.log, last.hash
 			if last.sumVer == r.sumVer {
@@ -82,6 +89,7 @@ func (r *room) partsFor(seat int, c *broadcastCache) *parts {
 			})
 			if !built {
 				p.legal, p.deadline = emptyList, 0
+				p.undoBy, p.canUndo, p.undone = -1, false, -1
 			}
 		}
 	}
@@ -156,6 +164,7 @@ func (r *room) broadcast() {
 			s.send(msg)
 		}
 		s.sent, s.logSent = cur, logLen
+		r.sendSeats(s)
 	}
 	// Seats nobody watches any more are forgotten.
 	for seat, p := range r.seen {
@@ -337,7 +346,10 @@ func (r *room) entries(c *broadcastCache, b *[]byte, seat, from int) (enc []byte
 		}
 	}
 	var err error
-	if *b, err = game.AppendEntries((*b)[:0], r.m.Log(viewer, from)); err != nil {
+	// The notes of who played for whom go among the entries: the same for
+	// every viewer.
+	entries := r.played.withNotes(r.m.Log(viewer, from), from, r.m.LogLen(), r.playerName)
+	if *b, err = game.AppendEntries((*b)[:0], entries); err != nil {
 		panic(fmt.Sprintf("log entries do not encode: %v", err))
 	}
 	if len(*b) <= 2 {
@@ -400,6 +412,17 @@ func (r *room) message(old, cur *parts, from int, c *broadcastCache) []byte {
 		if cur.deadline != 0 {
 			m = append(m, `,"deadline":`...)
 			m = strconv.AppendInt(m, cur.deadline, 10)
+		}
+		if cur.undoBy >= 0 {
+			m = append(m, `,"undoBy":`...)
+			m = strconv.AppendInt(m, int64(cur.undoBy), 10)
+		}
+		if cur.canUndo {
+			m = append(m, `,"canUndo":true`...)
+		}
+		if cur.undone >= 0 {
+			m = append(m, `,"undone":`...)
+			m = strconv.AppendInt(m, int64(cur.undone), 10)
 		}
 	} else {
 		m = append(m, `{"type":"delta","n":`...)
@@ -470,7 +493,30 @@ func appendPatch(ops []byte, old, cur *parts, c *broadcastCache) []byte {
 		}
 		ops = d.diff(ops, "/deadline", zero, v)
 	}
-	return ops
+	ops = patchSeat(ops, d, "/undoBy", old.undoBy, cur.undoBy)
+	switch {
+	case cur.canUndo && !old.canUndo:
+		ops = d.diff(ops, "/canUndo", nil, trueValue)
+	case old.canUndo && !cur.canUndo:
+		ops = d.diff(ops, "/canUndo", zero, nil)
+	}
+	return patchSeat(ops, d, "/undone", old.undone, cur.undone)
+}
+
+// trueValue is the JSON of true.
+var trueValue = []byte("true")
+
+// patchSeat appends the operation turning a member that holds a seat, or
+// is absent (-1), from old to cur.
+func patchSeat(ops []byte, d *differ, path string, old, cur int) []byte {
+	switch {
+	case old == cur:
+		return ops
+	case cur < 0:
+		return d.diff(ops, path, zero, nil)
+	}
+	d.scratch = strconv.AppendInt(d.scratch[:0], int64(cur), 10)
+	return d.diff(ops, path, nil, d.scratch)
 }
 
 // differs keeps differs and their scratch between patches.
@@ -525,6 +571,13 @@ func (s *Summary) appendJSON(b []byte) []byte {
 			if seat.Human {
 				b = append(b, `,"human":true`...)
 			}
+			if seat.Handed != "" {
+				b = append(b, `,"handed":`...)
+				b = game.AppendString(b, seat.Handed)
+			}
+			if seat.Muted {
+				b = append(b, `,"muted":true`...)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -554,6 +607,9 @@ func (s *Summary) appendJSON(b []byte) []byte {
 			b = append(b, f.name...)
 			b = game.AppendString(b, f.value)
 		}
+	}
+	if s.SpectatorChat {
+		b = append(b, `,"spectatorChat":true`...)
 	}
 	return append(b, '}')
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -44,7 +45,12 @@ func (p wsPeer) closeNow() { p.ws.CloseNow() }
 // (seat -1).
 type session struct {
 	peer peer
+	// seat is the seat whose view the session is sent and whose commands
+	// it plays (-1: it watches); held are the seats its secret plays:
+	// several when players share one device, which switches between
+	// them (touched only by the room).
 	seat int
+	held []int
 	// queued are the messages waiting for the writer, which wake tells
 	// of; the writer swaps them for its own emptied slice, so that
 	// queueing allocates nothing, and a connection keeps no more than it
@@ -71,6 +77,9 @@ type session struct {
 	linkMu  sync.Mutex
 	link    link
 	lastLog int
+	// view is the seat the client last switched to, for a session that
+	// follows its match to another node (under linkMu).
+	view *int
 }
 
 func newSession(p peer, seat int) *session {
@@ -341,13 +350,19 @@ func joinMessages(b []byte, msgs []outMsg) []byte {
 	return append(b, ']')
 }
 
-// clientMsg is what a client sends: a command, with an id the reply
-// names, or a request for a whole state ("sync", with how many log
-// records the client has).
+// clientMsg is what a client sends, with an id the reply names: a
+// command (Data), a chat message (Text, and Name for someone watching,
+// Seat for one of a device's players), a switch to another of the
+// device's seats (Seat, and Log, how much of that seat's log it keeps),
+// or a request for a whole state ("sync", with Log, how many log records
+// the client has).
 type clientMsg struct {
 	Type string          `json:"type"`
 	ID   int             `json:"id"`
-	Data json.RawMessage `json:"data"`
+	Data json.RawMessage `json:"data,omitempty"`
+	Text string          `json:"text,omitempty"`
+	Name string          `json:"name,omitempty"`
+	Seat *int            `json:"seat,omitempty"`
 	Log  int             `json:"log,omitempty"`
 }
 
@@ -378,6 +393,10 @@ type wsQuery struct {
 	Owner  string `json:"owner"`
 	Invite string `json:"invite"`
 	Log    int    `json:"log"`
+	// Seat is the seat, among those the token plays, whose view the
+	// client wants (-1: none, as someone watching); the token's first
+	// seat if unset.
+	Seat *int `json:"seat,omitempty"`
 }
 
 // errRefused is a connection the match refuses; the client is answered
@@ -410,6 +429,9 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	q := req.URL.Query()
 	known, _ := strconv.Atoi(q.Get("log"))
 	wq := wsQuery{Token: q.Get("token"), Owner: q.Get("owner"), Invite: q.Get("invite"), Log: max(known, 0)}
+	if v, err := strconv.Atoi(q.Get("seat")); err == nil {
+		wq.Seat = &v
+	}
 	id := req.PathValue("id")
 	// Rights are checked before the socket is accepted, so that a refusal
 	// is an HTTP answer with a reason.
@@ -431,12 +453,12 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	// The connection is read on a goroutine of its own, and the request
 	// returns: what the server kept of it (its headers, its buffers) is
 	// not kept as long as the connection lasts.
-	go srv.connection(ws, id, wq)
+	go srv.connection(ws, id, wq, clientAddr(req))
 }
 
 // connection serves a client's WebSocket: it puts it in its match, and
 // reads its messages until it closes.
-func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery) {
+func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery, addr string) {
 	srv.metrics.connections.Inc()
 	defer srv.metrics.connections.Dec()
 	ctx, cancel := context.WithCancel(srv.ctx)
@@ -453,6 +475,7 @@ func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery) {
 	s.relink(l)
 	defer func() { s.currentLink().detach() }()
 	rate := newBucket(srv.limits.Rate, srv.limits.Burst)
+	chat := newChatGate(srv, addr)
 	var buf bytes.Buffer
 	for {
 		// Reads need no context: closing the connection (the writer does,
@@ -487,6 +510,9 @@ func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery) {
 			}
 			continue
 		}
+		if ok && msg.Type == "chat" {
+			reply, ok = chat.check(&msg)
+		}
 		if ok {
 			var send bool
 			l := s.currentLink()
@@ -501,6 +527,11 @@ func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery) {
 			}
 			if err != nil {
 				reply, send = replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true
+			}
+			if msg.Type == "seat" && reply.Type == "ack" {
+				s.linkMu.Lock()
+				s.view = msg.Seat
+				s.linkMu.Unlock()
 			}
 			if !send {
 				continue
@@ -552,12 +583,13 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 			return msg, replyMsg{Type: "rejected", Reason: reason}, false
 		}
 	}
-	if msg.Type == "sync" {
+	switch msg.Type {
+	case "command":
+	case "chat", "seat", "undo", "sync":
 		return msg, replyMsg{}, true
-	}
-	if msg.Type != "command" {
+	default:
 		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}`, msg.Type)}, false
+		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}, {"type":"undo","id":N} (take back your last move), {"type":"chat","id":N,"text":"…"}, {"type":"seat","id":N,"seat":S} or {"type":"sync","log":L} (a whole state)`, msg.Type)}, false
 	}
 	if len(msg.Data) > game.MaxCommand {
 		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, false
@@ -671,7 +703,10 @@ func (r *room) attachLocal(ctx context.Context, q wsQuery, s *session) error {
 		if err = r.srv.checkRights(r, q, rt); err != nil {
 			return
 		}
-		s.seat = rt.seat
+		s.held, s.seat = rt.seats, rt.seat
+		if q.Seat != nil && (*q.Seat == game.Spectator || slices.Contains(rt.seats, *q.Seat)) {
+			s.seat = *q.Seat
+		}
 		r.conns.Add(1)
 		s.sent, s.logSent = nil, 0 // a whole state first
 		if r.m != nil {
@@ -679,6 +714,7 @@ func (r *room) attachLocal(ctx context.Context, q wsQuery, s *session) error {
 		}
 		r.sessions[s] = struct{}{}
 		r.changed() // everybody sees who is online
+		r.sendChat(s)
 	}); derr != nil {
 		return derr
 	}
@@ -693,7 +729,24 @@ type localLink struct {
 }
 
 func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool, error) {
-	r := l.r
+	r, s := l.r, l.s
+	switch msg.Type {
+	case "chat", "seat":
+		var err error
+		if derr := r.do(ctx, func() {
+			if msg.Type == "chat" {
+				err = r.say(ctx, s, msg)
+			} else {
+				err = r.switchSeat(s, msg)
+			}
+		}); derr != nil {
+			err = derr
+		}
+		if err != nil {
+			return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true, nil
+		}
+		return replyMsg{Type: "ack", ID: msg.ID}, true, nil
+	}
 	p := plays.Get().(*play)
 	p.ctx, p.link, p.msg = ctx, l, msg
 	err := r.await(ctx, p.fn, p.done)
@@ -712,7 +765,7 @@ func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool,
 	return replyMsg{Type: "ack", ID: msg.ID}, !acked, nil
 }
 
-// play is a client's command on its way to the room: made once and kept
+// play is a client's command (or undo) on its way to the room: made once and kept
 // in a pool with the function the room runs and the channel that says it
 // ran, so that a command allocates none of them.
 type play struct {
@@ -737,7 +790,11 @@ func (p *play) run() {
 	// The acknowledgement goes out with the state the command caused, in
 	// one frame.
 	r.ackTo, r.ackID = s, p.msg.ID
-	p.err = r.command(p.ctx, s.seat, p.msg.Data)
+	if p.msg.Type == "undo" {
+		p.err = r.takeBack(p.ctx, s.undoSeat(p.msg))
+	} else {
+		p.err = r.command(p.ctx, s.seat, p.msg.Data)
+	}
 	p.acked = r.ackTo == nil
 	r.ackTo = nil
 	p.done <- struct{}{}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +33,7 @@ type db struct {
 	raw struct {
 		stmt driver.Stmt
 		ins  driver.StmtExecContext
-		args [6]driver.NamedValue
+		args [8]driver.NamedValue
 	}
 
 	appended, commits atomic.Int64
@@ -377,7 +378,7 @@ func (s *db) Matches(ctx context.Context, q Query) ([]Match, error) {
 }
 
 func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
-	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
+	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash, reason, undo FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
 	if err != nil {
 		return nil, err
 	}
@@ -386,10 +387,13 @@ func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
 	for rows.Next() {
 		var c Command
 		var data string
-		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash); err != nil {
+		var undo int
+		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash, &c.Reason, &undo); err != nil {
 			return nil, err
 		}
-		c.Data = []byte(data)
+		if c.Undo = undo != 0; !c.Undo {
+			c.Data = []byte(data)
+		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
@@ -667,7 +671,7 @@ func (s *db) insert(batch []writeReq) error {
 	ins := tx.Stmt(s.insStmt)
 	defer ins.Close()
 	for _, r := range batch {
-		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.match, r.fence)
+		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.cmd.Reason, boolInt(r.cmd.Undo), r.match, r.fence)
 		if err == nil {
 			if n, _ := res.RowsAffected(); n == 0 {
 				// An owner fenced off, or a match that is gone.
@@ -720,9 +724,14 @@ func (s *db) insertRaw(batch []writeReq) error {
 		}
 		args := s.raw.args[:]
 		for _, r := range batch {
-			// The command's text as bytes: the statement casts it.
-			args[0].Value, args[1].Value, args[2].Value = int64(r.cmd.Seq), int64(r.cmd.Player), []byte(r.cmd.Data)
-			args[3].Value, args[4].Value, args[5].Value = r.cmd.Hash, r.match, r.fence
+			// The command's text as bytes, which the statement casts (an
+			// undo has none: the empty text).
+			var data any = ""
+			if len(r.cmd.Data) > 0 {
+				data = []byte(r.cmd.Data)
+			}
+			args[0].Value, args[1].Value, args[2].Value, args[3].Value = int64(r.cmd.Seq), int64(r.cmd.Player), data, r.cmd.Hash
+			args[4].Value, args[5].Value, args[6].Value, args[7].Value = r.cmd.Reason, int64(boolInt(r.cmd.Undo)), r.match, r.fence
 			res, err := s.raw.ins.ExecContext(ctx, args)
 			if err == nil {
 				var n int64
@@ -766,8 +775,8 @@ func (s *db) whyNotOn(c *sql.Conn, id string) error {
 // insertCommand stores a command if its match's fence is the writer's:
 // the check and the insert in one statement, so that an append costs one
 // statement.
-const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash)
-	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`
+const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash, reason, undo)
+	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER) FROM matches WHERE id = ? AND fence = ?`
 
 // Stats are what a store did so far, for benchmarks and operators.
 type Stats struct {
@@ -791,4 +800,46 @@ func StatsOf(s Store) (Stats, bool) {
 		st.Checkpoints, st.WALPages = d.ckpt.done.Load(), d.ckpt.pages.Load()
 	}
 	return st, true
+}
+
+// --- the table's chat ---
+
+// AddChat stores a chat message if the match's fence is the writer's, in
+// one statement.
+func (s *db) AddChat(ctx context.Context, matchID string, m ChatMessage, fence int64) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(s.dialect.q(`INSERT INTO chat(match_id, seq, seat, name, text, created)
+			SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`),
+			m.Seq, m.Seat, m.Name, m.Text, stamp(m.At), matchID, fence)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return s.whyNot(tx, matchID)
+		}
+		return nil
+	})
+}
+
+func (s *db) Chat(ctx context.Context, matchID string, limit int) ([]ChatMessage, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, seat, name, text, created FROM chat WHERE match_id = ? ORDER BY seq DESC LIMIT ?`), matchID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ChatMessage
+	for rows.Next() {
+		var m ChatMessage
+		var at string
+		if err := rows.Scan(&m.Seq, &m.Seat, &m.Name, &m.Text, &at); err != nil {
+			return nil, err
+		}
+		m.At = parseStamp(at)
+		out = append(out, m)
+	}
+	slices.Reverse(out)
+	return out, rows.Err()
 }

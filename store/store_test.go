@@ -72,7 +72,11 @@ func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range 50 {
 			wg.Go(func() {
-				if err := s.Append(ctx, "m1", store.Command{Seq: i, Player: i % 2, Data: []byte(fmt.Sprintf(`{"n":%d}`, i)), Hash: fmt.Sprint("h", i)}, 0); err != nil {
+				c := store.Command{Seq: i, Player: i % 2, Data: []byte(fmt.Sprintf(`{"n":%d}`, i)), Hash: fmt.Sprint("h", i)}
+				if i%10 == 9 {
+					c.Data, c.Undo = nil, true
+				}
+				if err := s.Append(ctx, "m1", c, 0); err != nil {
 					t.Error(err)
 				}
 			})
@@ -99,8 +103,11 @@ func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
 			t.Errorf("reopened match: %+v", got)
 		}
 		cmds, err := s.Commands(ctx, "m1")
-		if err != nil || len(cmds) != 50 || cmds[49].Hash != "h49" || string(cmds[3].Data) != `{"n":3}` {
+		if err != nil || len(cmds) != 50 || cmds[49].Hash != "h49" || string(cmds[3].Data) != `{"n":3}` || cmds[3].Undo {
 			t.Errorf("commands: %d, %v", len(cmds), err)
+		}
+		if len(cmds) == 50 && (!cmds[19].Undo || cmds[19].Data != nil || cmds[19].Player != 1 || cmds[19].Hash != "h19") {
+			t.Errorf("an undo reads back as %+v", cmds[19])
 		}
 		if _, err := s.Match(ctx, "nope"); err != store.ErrNotFound {
 			t.Errorf("missing match: %v", err)
@@ -205,6 +212,97 @@ func TestListingIsPagedAndFiltered(t *testing.T) {
 	})
 }
 
+// A match's chat and the reasons bots played for people are kept beside
+// its commands, survive reopening, come back oldest first (the last ones
+// when asked for fewer), and a fenced owner cannot write them.
+func TestChatAndReasonsAreKept(t *testing.T) {
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		g := game(`{"chat":1}`)
+		s.SaveGame(ctx, g)
+		m := newMatch("c1", g, time.Now())
+		m.Seats[0].Handed, m.Seats[0].Muted = store.HandedOwner, true
+		m.Settings.SpectatorChat = true
+		if err := s.CreateMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, "c1", store.Command{Seq: 0, Data: []byte(`{}`), Hash: "a", Reason: store.ReasonTimeout}, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, "c1", store.Command{Seq: 1, Data: []byte(`{}`), Hash: "b"}, 0); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		for i, text := range []string{"hi", "<b>bold</b>", "gg"} {
+			if err := s.AddChat(ctx, "c1", store.ChatMessage{Seq: i, Seat: i - 1, Name: "Ann", Text: text, At: at}, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.AddChat(ctx, "c1", store.ChatMessage{Seq: 1, Name: "Ann", Text: "again"}, 0); err == nil {
+			t.Error("a taken chat number was accepted")
+		}
+		if err := s.AddChat(ctx, "c1", store.ChatMessage{Seq: 3, Name: "Ann", Text: "late"}, 9); !errors.Is(err, store.ErrFenced) {
+			t.Errorf("a fenced chat message: %v", err)
+		}
+		s.Close()
+
+		s = open()
+		defer s.Close()
+		cmds, _ := s.Commands(ctx, "c1")
+		if len(cmds) != 2 || cmds[0].Reason != store.ReasonTimeout || cmds[1].Reason != "" {
+			t.Errorf("commands: %+v", cmds)
+		}
+		chat, err := s.Chat(ctx, "c1", 100)
+		if err != nil || len(chat) != 3 || chat[1].Text != "<b>bold</b>" || chat[0].Seat != -1 || !chat[2].At.Equal(at) {
+			t.Errorf("chat: %+v, %v", chat, err)
+		}
+		last, _ := s.Chat(ctx, "c1", 2)
+		if len(last) != 2 || last[0].Seq != 1 || last[1].Seq != 2 {
+			t.Errorf("the last two: %+v", last)
+		}
+		got, _ := s.Match(ctx, "c1")
+		if got.Seats[0].Handed != store.HandedOwner || !got.Seats[0].Muted || !got.Settings.SpectatorChat {
+			t.Errorf("seats and settings: %+v %+v", got.Seats, got.Settings)
+		}
+	})
+}
+
+// A database of schema version 1 (written before the table chat) is
+// migrated: its commands are all there, with no reason, new ones take
+// one, and its matches can chat.
+func TestVersion1IsMigrated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.db")
+	copyFile(t, "../server/testdata/old-v1.db", path)
+	s := mustOpen(t, path)
+	cmds, err := s.Commands(ctx, "5eea785cdbb3")
+	if err != nil || len(cmds) != 40 || cmds[0].Reason != "" {
+		t.Fatalf("commands: %d, %v", len(cmds), err)
+	}
+	if err := s.Append(ctx, "07057a371085", store.Command{Seq: 7, Data: []byte(`{}`), Hash: "h", Reason: store.HandedLeft}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddChat(ctx, "07057a371085", store.ChatMessage{Seq: 0, Name: "Ann", Text: "still here"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = mustOpen(t, path) // opening it again migrates nothing twice
+	defer s.Close()
+	cmds, _ = s.Commands(ctx, "07057a371085")
+	if len(cmds) != 8 || cmds[7].Reason != store.HandedLeft {
+		t.Errorf("the new command: %+v", cmds[len(cmds)-1])
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v string
+	db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v)
+	if v != fmt.Sprint(store.Version) {
+		t.Errorf("schema version %s after migrating", v)
+	}
+}
+
 // A database written by the first servers (schema version 0) is migrated:
 // its matches, commands, uploads and games are all there, and its secrets
 // are stored hashed.
@@ -244,6 +342,66 @@ func TestVersion0IsMigrated(t *testing.T) {
 	if err := s.Append(ctx, m.ID, store.Command{Seq: 12, Data: []byte(`{}`), Hash: "h"}, 0); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A database of version 2, whose command log had no undos, is migrated:
+// its commands are all there, none an undo, and undos go in after them.
+// The file was written by the server of version 2; the same is checked on
+// both databases by taking the column away again.
+func TestVersion2IsMigrated(t *testing.T) {
+	check := func(t *testing.T, s store.Store, id string, n int) {
+		t.Helper()
+		cmds, err := s.Commands(ctx, id)
+		if err != nil || len(cmds) != n {
+			t.Fatalf("%d commands, %v; want %d", len(cmds), err, n)
+		}
+		for _, c := range cmds {
+			if c.Undo || len(c.Data) == 0 {
+				t.Fatalf("command %d reads as %+v", c.Seq, c)
+			}
+		}
+		if err := s.Append(ctx, id, store.Command{Seq: n, Player: 0, Hash: cmds[n-2].Hash, Undo: true}, 0); err != nil {
+			t.Fatal(err)
+		}
+		if cmds, _ := s.Commands(ctx, id); len(cmds) != n+1 || !cmds[n].Undo {
+			t.Fatalf("the undo appended reads as %+v", cmds[len(cmds)-1])
+		}
+	}
+	t.Run("file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "v2.db")
+		copyFile(t, "../server/testdata/v2.db", path)
+		s := mustOpen(t, path)
+		defer s.Close()
+		check(t, s, "2f194b1b324d", 11)
+	})
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		g := game(`{"game":"nim"}`)
+		s.SaveGame(ctx, g)
+		s.CreateMatch(ctx, newMatch("m1", g, time.Now()))
+		for i := range 3 {
+			s.Append(ctx, "m1", store.Command{Seq: i, Data: []byte(`{"take":1}`), Hash: fmt.Sprint("h", i)}, 0)
+		}
+		s.Close()
+		downgrade(t, open)
+		s = open()
+		defer s.Close()
+		check(t, s, "m1", 3)
+	})
+}
+
+// downgrade makes a database one of version 2 again: without the column
+// undo.
+func downgrade(t *testing.T, open func() store.Store) {
+	t.Helper()
+	s := open()
+	db := store.SQL(s)
+	for _, q := range []string{`ALTER TABLE commands DROP COLUMN undo`, `UPDATE meta SET value = '2' WHERE key = 'schema'`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -26,6 +26,7 @@ export class ReplayViewer {
     this.total = rp.commands.length;
     this.rp = rp;
     page.summary = rp.match;
+    page.chat?.readOnly(rp.chat);
     this.slider = h("input", { type: "range", id: "replay-step", min: 0, max: this.total, value: 0, "aria-label": "after how many moves",
       oninput: (e) => this.go(Number(e.target.value)) });
     this.label = h("span", { id: "replay-label", role: "status" });
@@ -63,7 +64,8 @@ export class ReplayViewer {
     if (seq !== this.seq) return; // a later step was asked for
     this.n = n;
     this.slider.value = n;
-    this.label.textContent = `after move ${n} of ${this.total}`;
+    const undo = this.rp.commands[n - 1]?.undo ? ` — ${this.rp.players[this.rp.commands[n - 1].player] || "a player"} took back their last move` : "";
+    this.label.textContent = `after move ${n} of ${this.total}${undo}`;
     page.logEl.replaceChildren();
     page.renderer.board = null;
     page.boardEl.hidden = false;
