@@ -148,7 +148,7 @@ func (srv *Server) gamePreview(w http.ResponseWriter, req *http.Request) {
 // the request body (JSON, or a zip archive), or the multipart form's
 // "file". It answers failures itself.
 func (srv *Server) readGame(w http.ResponseWriter, req *http.Request) (*game.Source, bool) {
-	if !srv.uploads.allow(clientAddr(req), time.Now()) {
+	if ok, _ := srv.uploads.allow(srv.clientAddr(req), time.Now()); !ok {
 		srv.metrics.rejected.WithLabelValues("rate").Inc()
 		writeError(w, http.StatusTooManyRequests, "too many uploads: at most %d a minute", srv.limits.Uploads)
 		return nil, false
@@ -463,9 +463,8 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 	if !srv.changing(w, req) || !srv.readJSON(w, req, &cr) {
 		return
 	}
-	if !srv.creates.allow(clientAddr(req), time.Now()) {
-		srv.metrics.rejected.WithLabelValues("rate").Inc()
-		writeError(w, http.StatusTooManyRequests, "too many matches created: at most %d a minute from one address", srv.limits.Creates)
+	if err := srv.mayMake(srv.clientAddr(req)); err != nil {
+		writeRefusal(w, err)
 		return
 	}
 	e, ok := srv.library.get(cr.Board)
@@ -552,6 +551,8 @@ func inRoom(w http.ResponseWriter, req *http.Request, r *room, sec secretsIn, f 
 		writeError(w, http.StatusForbidden, "%v", err)
 	case errors.Is(err, errClosing):
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	case errors.As(err, new(*errRefused)):
+		writeRefusal(w, err)
 	default:
 		writeError(w, http.StatusConflict, "%v", err)
 	}
@@ -812,9 +813,16 @@ func (srv *Server) rematch(w http.ResponseWriter, req *http.Request, r *room) {
 		return
 	}
 	var next string
+	client := srv.clientAddr(req)
 	if !inRoom(w, req, r, rr, func(rt rights) (err error) {
 		if rt.seat < 0 && !rt.owner {
 			return errors.New("only the players of a match may ask for a rematch")
+		}
+		if r.rec.Settings.Next == "" {
+			// Making it is making a match, like creating one.
+			if err := srv.mayMake(client); err != nil {
+				return err
+			}
 		}
 		next, err = r.rematch(req.Context())
 		return err

@@ -73,6 +73,10 @@ func newTestServer(t *testing.T, opts Options) *testServer {
 		// Test clients play as fast as the server answers.
 		opts.Limits.Rate, opts.Limits.Burst = 10000, 10000
 	}
+	if opts.Limits.ConnsPerAddr == 0 && opts.Limits.SocketsPerAddr == 0 {
+		// Every test client comes from the loopback address.
+		opts.Limits.ConnsPerAddr, opts.Limits.SocketsPerAddr = 100000, 100000
+	}
 	if opts.Bundled.FS == nil {
 		opts.Bundled = BundledGames{FS: nimGames, Default: "twenty-one"}
 	}
@@ -80,7 +84,13 @@ func newTestServer(t *testing.T, opts Options) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{t: t, srv: srv, hs: httptest.NewServer(srv.Handler()), db: opts.DB, opt: opts}
+	// The server as `tabula serve` runs it: its deadlines and its caps on
+	// connections.
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = srv.HTTPServer()
+	hs.Listener = srv.Listener(hs.Listener)
+	hs.Start()
+	ts := &testServer{t: t, srv: srv, hs: hs, db: opts.DB, opt: opts}
 	t.Cleanup(ts.close)
 	return ts
 }

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -57,6 +58,11 @@ type Options struct {
 	// AllowedOrigins are other origins whose pages may change things
 	// here (https://example.org).
 	AllowedOrigins []string
+	// TrustedProxies are the reverse proxies (addresses or CIDR
+	// prefixes) whose X-Forwarded-For tells the client's address; without
+	// them every client is its connection's address, and the header is
+	// never read.
+	TrustedProxies []string
 	// Limits bound what clients may cost.
 	Limits Limits
 	// IdleAfter is how long a match nobody watches stays in memory
@@ -94,23 +100,71 @@ type Limits struct {
 	Burst int
 	// Connections is the most connections to one match (64).
 	Connections int
-	// Creates is the most matches one address may create per minute (30).
-	Creates int
-	// Uploads is the most uploads and validations one address may make
-	// per minute (60).
+	// Creates is the most matches one address may make per minute, by
+	// any route (creating, a rematch) (30); CreatesAll the most all
+	// addresses together may make (600).
+	Creates    int
+	CreatesAll int
+	// Matches is the most matches in memory at once (10000): past it,
+	// creating or opening a match that is not in memory is refused until
+	// some leave.
+	Matches int
+	// Uploads is the most uploads, validations and renames of saved games
+	// one address may make per minute (60).
 	Uploads int
+	// SavedGames and SavedBytes bound the saved games (and the bytes of
+	// their files) one address may keep (20, 20 MiB); SavedGamesAll and
+	// SavedBytesAll what the library keeps in all (2000, 1 GiB).
+	SavedGames    int
+	SavedBytes    int64
+	SavedGamesAll int
+	SavedBytesAll int64
+	// SavedExpire is how long a saved game nobody plays stays in the
+	// library (30 days; negative: for ever).
+	SavedExpire time.Duration
+	// GameCache bounds the compiled games kept in memory for reuse, by
+	// the size of their files (64 MiB); games of matches in memory stay
+	// as long as their matches.
+	GameCache int64
+	// Compiles is the most game files checked at once (the number of
+	// CPUs); others wait their turn.
+	Compiles int
 	// PingEvery is how often idle connections are pinged; a connection
 	// that does not answer within PingTimeout is closed (30 s, 20 s).
 	PingEvery   time.Duration
 	PingTimeout time.Duration
-	// BotTime is how long a bot may think over one decision (2 s).
-	BotTime time.Duration
+	// BotTime is how long a bot may think over one decision (2 s);
+	// BotThreads how many bots may think at once, all matches together
+	// (one less than the CPUs, at least 1), so that people's commands
+	// never wait behind bots.
+	BotTime    time.Duration
+	BotThreads int
+	// HeaderTime is how long a request's headers may take to arrive
+	// (10 s); RequestTime a whole request, body included, and its
+	// answer (60 s); KeepAlive how long a quiet connection is kept
+	// between requests (60 s); MessageTime how long a WebSocket message,
+	// once begun, may take to arrive (10 s).
+	HeaderTime  time.Duration
+	RequestTime time.Duration
+	KeepAlive   time.Duration
+	MessageTime time.Duration
+	// ConnsPerAddr is the most connections one address may hold (64), and
+	// Conns the most in all (8192); SocketsPerAddr the most WebSockets
+	// one client may hold, all matches together (32).
+	ConnsPerAddr   int
+	Conns          int
+	SocketsPerAddr int
 }
 
 // DefaultLimits are the limits of a server started without any.
 var DefaultLimits = Limits{
 	Body: 64 << 10, Upload: 2 << 20, JSONDepth: 64, Message: 8 << 10, Rate: 20, Burst: 40, Connections: 64,
-	Creates: 30, Uploads: 60, PingEvery: 30 * time.Second, PingTimeout: 20 * time.Second, BotTime: 2 * time.Second,
+	Creates: 30, CreatesAll: 600, Matches: 10000, Uploads: 60,
+	SavedGames: 20, SavedBytes: 20 << 20, SavedGamesAll: 2000, SavedBytesAll: 1 << 30, SavedExpire: 30 * 24 * time.Hour,
+	GameCache: 64 << 20, Compiles: runtime.GOMAXPROCS(0),
+	PingEvery: 30 * time.Second, PingTimeout: 20 * time.Second, BotTime: 2 * time.Second, BotThreads: max(1, runtime.GOMAXPROCS(0)-1),
+	HeaderTime: 10 * time.Second, RequestTime: 60 * time.Second, KeepAlive: 60 * time.Second, MessageTime: 10 * time.Second,
+	ConnsPerAddr: 64, Conns: 8192, SocketsPerAddr: 32,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -151,24 +205,49 @@ func (l Limits) withDefaults() Limits {
 	if l.BotTime > 0 {
 		d.BotTime = l.BotTime
 	}
+	for _, p := range []struct{ v, d *int }{{&l.CreatesAll, &d.CreatesAll}, {&l.Matches, &d.Matches}, {&l.SavedGames, &d.SavedGames},
+		{&l.SavedGamesAll, &d.SavedGamesAll}, {&l.Compiles, &d.Compiles}, {&l.BotThreads, &d.BotThreads},
+		{&l.ConnsPerAddr, &d.ConnsPerAddr}, {&l.Conns, &d.Conns}, {&l.SocketsPerAddr, &d.SocketsPerAddr}} {
+		if *p.v > 0 {
+			*p.d = *p.v
+		}
+	}
+	for _, p := range []struct{ v, d *int64 }{{&l.SavedBytes, &d.SavedBytes}, {&l.SavedBytesAll, &d.SavedBytesAll}, {&l.GameCache, &d.GameCache}} {
+		if *p.v > 0 {
+			*p.d = *p.v
+		}
+	}
+	for _, p := range []struct{ v, d *time.Duration }{{&l.HeaderTime, &d.HeaderTime}, {&l.RequestTime, &d.RequestTime},
+		{&l.KeepAlive, &d.KeepAlive}, {&l.MessageTime, &d.MessageTime}} {
+		if *p.v > 0 {
+			*p.d = *p.v
+		}
+	}
+	if l.SavedExpire != 0 {
+		d.SavedExpire = l.SavedExpire
+	}
 	return d
 }
 
 // Server is the Tabula server. Create it with New, serve Handler, and
 // Close it (or Shutdown, to tell clients) when done.
 type Server struct {
-	opts    Options
-	limits  Limits
-	store   store.Store
-	ownDB   bool
-	packs   game.Packs
-	log     *slog.Logger
-	library *library
-	defs    *defCache
-	metrics *metrics
-	hosts   hostCheck
-	creates *rateByAddr
-	uploads *rateByAddr
+	opts     Options
+	limits   Limits
+	store    store.Store
+	ownDB    bool
+	packs    game.Packs
+	log      *slog.Logger
+	library  *library
+	defs     *defCache
+	metrics  *metrics
+	hosts    hostCheck
+	proxies  proxyList
+	creates  *rateLimit
+	uploads  *rateLimit
+	sockets  *holdLimit
+	bots     chan struct{} // a place for each bot thinking at once
+	compiles chan struct{} // a place for each game file checked at once
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -231,8 +310,20 @@ func New(opts Options) (*Server, error) {
 		rooms: map[string]*room{}, loading: map[string]*loadCall{},
 	}
 	srv.hosts = newHostCheck(opts.Addr, opts.AllowedHosts)
-	srv.creates = newRateByAddr(srv.limits.Creates)
-	srv.uploads = newRateByAddr(srv.limits.Uploads)
+	proxies, err := parseProxies(opts.TrustedProxies)
+	if err != nil {
+		cancel()
+		if own {
+			st.Close()
+		}
+		return nil, err
+	}
+	srv.proxies = proxies
+	srv.creates = newRateLimit(srv.limits.Creates, srv.limits.CreatesAll)
+	srv.uploads = newRateLimit(srv.limits.Uploads, 0)
+	srv.sockets = newHoldLimit(srv.limits.SocketsPerAddr, 0)
+	srv.bots = make(chan struct{}, srv.limits.BotThreads)
+	srv.compiles = make(chan struct{}, srv.limits.Compiles)
 	srv.defs = newDefCache(srv, 256)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {
@@ -365,6 +456,10 @@ func (srv *Server) room(ctx context.Context, id string) (*room, error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+	if err := srv.roomForOneMore(); err != nil {
+		srv.mu.Unlock()
+		return nil, err
 	}
 	call := &loadCall{done: make(chan struct{})}
 	srv.loading[id] = call
@@ -554,7 +649,7 @@ func (srv *Server) guard(next http.Handler) http.Handler {
 			}
 			// The path only: queries may carry secrets.
 			srv.log.Info("request", "method", req.Method, "path", req.URL.Path, "status", rw.status,
-				"ms", float64(time.Since(start).Microseconds())/1000, "bytes", rw.bytes, "addr", clientAddr(req))
+				"ms", float64(time.Since(start).Microseconds())/1000, "bytes", rw.bytes, "addr", srv.clientAddr(req))
 		}()
 		if !srv.hosts.allowed(req.Host) {
 			writeError(rw, http.StatusMisdirectedRequest, "this server does not answer to the host name %q; start it with --allowed-hosts %s if that is its name",
@@ -596,15 +691,6 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController and the WebSocket upgrade reach the
 // connection.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// clientAddr is the client's address without its port.
-func clientAddr(req *http.Request) string {
-	host, _, err := net.SplitHostPort(req.RemoteAddr)
-	if err != nil {
-		return req.RemoteAddr
-	}
-	return host
-}
 
 func hostOnly(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {

@@ -26,11 +26,17 @@ type peer interface {
 	closeNow()
 }
 
-// wsPeer is a client's WebSocket.
-type wsPeer struct{ ws *websocket.Conn }
+// wsPeer is a client's WebSocket; a write it does not take within
+// timeout closes it.
+type wsPeer struct {
+	ws      *websocket.Conn
+	timeout time.Duration
+}
 
 func (p wsPeer) write(frame []byte) error {
-	return p.ws.Write(context.Background(), websocket.MessageText, frame)
+	ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+	defer cancel()
+	return p.ws.Write(ctx, websocket.MessageText, frame)
 }
 func (p wsPeer) ping(ctx context.Context) error { return p.ws.Ping(ctx) }
 func (p wsPeer) close(code websocket.StatusCode, reason string) {
@@ -360,6 +366,14 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	known, _ := strconv.Atoi(q.Get("log"))
 	wq := wsQuery{Token: q.Get("token"), Owner: q.Get("owner"), Invite: q.Get("invite"), Log: max(known, 0)}
 	id := req.PathValue("id")
+	// The client's sockets are counted before anything else is done for
+	// it (loading the match).
+	release, err := srv.holdSocket(req)
+	if err != nil {
+		writeRefusal(w, err)
+		return
+	}
+	defer release()
 	// Rights are checked before the socket is accepted, so that a refusal
 	// is an HTTP answer with a reason.
 	if err := srv.mayConnect(req.Context(), id, wq); err != nil {
@@ -371,6 +385,7 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
+	freeForWebSocket(w)
 	// Accept checks that the page asking is the server's own (Origin).
 	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})
 	if err != nil {
@@ -381,7 +396,7 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	defer srv.metrics.connections.Dec()
 	ctx, cancel := context.WithCancel(srv.ctx)
 	defer cancel()
-	s := newSession(wsPeer{ws}, -1)
+	s := newSession(wsPeer{ws, srv.limits.PingTimeout}, -1)
 	s.onClose = cancel
 	go s.writer(ctx, srv.limits)
 	defer s.closeWith("")
@@ -397,7 +412,7 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	for {
 		// Reads need no context: closing the connection (the writer does,
 		// when the session or the server ends) ends them.
-		data, err := readMessage(ws, &buf)
+		data, err := readMessage(ctx, ws, &buf, srv.limits.MessageTime)
 		if err != nil {
 			reason := ""
 			select {
@@ -466,14 +481,23 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 }
 
 // readMessage reads the next message into buf (reused from message to
-// message) and returns its bytes, valid until the next call.
-func readMessage(ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
-	_, rd, err := ws.Reader(context.Background())
+// message) and returns its bytes, valid until the next call. The message
+// may be long in coming, but once begun it must arrive within limit, or
+// the connection is closed.
+func readMessage(ctx context.Context, ws *websocket.Conn, buf *bytes.Buffer, limit time.Duration) ([]byte, error) {
+	mc := newMessageContext(ctx)
+	_, rd, err := ws.Reader(mc.ctx)
 	if err != nil {
+		mc.done()
 		return nil, err
 	}
+	mc.begun(limit)
 	buf.Reset()
-	if _, err := buf.ReadFrom(rd); err != nil {
+	_, err = buf.ReadFrom(rd)
+	if late := mc.done(); err != nil {
+		if late {
+			err = errSlowMessage
+		}
 		return nil, err
 	}
 	if buf.Cap() > 1<<20 {
