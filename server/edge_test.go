@@ -229,4 +229,3 @@ func TestTrustedProxies(t *testing.T) {
 		t.Errorf("a bad proxy: %v", err)
 	}
 }
-
