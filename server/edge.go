@@ -188,15 +188,6 @@ func (srv *Server) holdSocket(req *http.Request) (release func(), err error) {
 	return sync.OnceFunc(func() { srv.sockets.release(addr) }), nil
 }
 
-// freeForWebSocket lifts the deadlines the HTTP server put on a request's
-// connection before it becomes a WebSocket, which lives longer: from then
-// on its pings, its message deadline and its writes' deadline bound it.
-func freeForWebSocket(w http.ResponseWriter) {
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Time{})
-	rc.SetWriteDeadline(time.Time{})
-}
-
 // messageContext bounds the reading of one WebSocket message once it has
 // begun: a client that starts a message must finish it within
 // MessageTime, or its connection is closed. Waiting for a message to

@@ -385,7 +385,8 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
-	freeForWebSocket(w)
+	// (Accepting it lifts the deadlines of the request: net/http clears
+	// them when a handler takes its connection over.)
 	// Accept checks that the page asking is the server's own (Origin).
 	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})
 	if err != nil {
