@@ -241,7 +241,13 @@ func (srv *Server) saveGame(w http.ResponseWriter, req *http.Request) {
 		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: "the game is not valid", Diagnostics: diags})
 		return
 	}
-	e, secret, err := srv.library.save(req.Context(), c)
+	name, err := gameName(c.info.Name)
+	if err != nil && c.info.Name != "" {
+		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: "the game's name cannot be shown in the lobby",
+			Diagnostics: append(diags, diag.Diagnostic{File: c.file, Pointer: "/name", Severity: diag.Error, Message: err.Error()})})
+		return
+	}
+	e, secret, err := srv.library.save(req.Context(), c, name)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return

@@ -365,7 +365,7 @@ func (l *library) add(id, source string, c *compiled, owner string) *libEntry {
 // library has the same game already (same contents): then that entry is
 // returned, and secret is "". A new entry's secret lets its saver rename
 // and delete it.
-func (l *library) save(ctx context.Context, c *compiled) (e *libEntry, secret string, err error) {
+func (l *library) save(ctx context.Context, c *compiled, name string) (e *libEntry, secret string, err error) {
 	l.mu.Lock()
 	for _, id := range l.order {
 		if x := l.byID[id]; x.c.hash == c.hash {
@@ -379,12 +379,16 @@ func (l *library) save(ctx context.Context, c *compiled) (e *libEntry, secret st
 	}
 	secret = newSecret()
 	id := "g-" + c.hash[:12]
-	se := store.Entry{ID: id, GameHash: c.hash, Pack: c.info.Pack, Name: c.info.Name, File: path.Base(c.file),
+	se := store.Entry{ID: id, GameHash: c.hash, Pack: c.info.Pack, Name: name, File: path.Base(c.file),
 		Owner: store.HashSecret(secret), Created: time.Now()}
 	if err := l.srv.store.SaveEntry(ctx, se); err != nil {
 		return nil, "", err
 	}
-	return l.add(id, "saved", c, se.Owner), secret, nil
+	e = l.add(id, "saved", c, se.Owner)
+	if name != "" {
+		e.info.Name = name
+	}
+	return e, secret, nil
 }
 
 // storeGame makes sure a game is in the store.
@@ -412,9 +416,9 @@ func (l *library) rename(ctx context.Context, id, secret, name string) (*libEntr
 	if err != nil {
 		return nil, err
 	}
-	name = strings.TrimSpace(name)
-	if name == "" || len([]rune(name)) > 80 {
-		return nil, errors.New("a game's name has 1 to 80 characters")
+	name, err = gameName(name)
+	if err != nil {
+		return nil, err
 	}
 	se := store.Entry{ID: id, GameHash: e.c.hash, Pack: e.info.Pack, Name: name, File: e.info.File, Owner: e.owner, Created: time.Now()}
 	if err := l.srv.store.SaveEntry(ctx, se); err != nil {

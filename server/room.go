@@ -145,8 +145,10 @@ func (r *room) safely(f func()) {
 		if p := recover(); p != nil {
 			r.srv.metrics.panics.Inc()
 			r.srv.log.Error("panic in a match", "match", r.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			// No acknowledgement goes out for what failed; markBroken
+			// tells everybody.
+			r.ackTo = nil
 			r.markBroken(fmt.Errorf("the match failed (a bug, which was logged): %v", p))
-			r.afterChange()
 		}
 	}()
 	f()
@@ -287,6 +289,11 @@ func (r *room) markBroken(why error) {
 		r.srv.log.Error("storing that a match is broken", "match", r.id, "err", err)
 	}
 	r.srv.log.Error("match broken", "match", r.id, "reason", why.Error())
+	// Everybody is told at once, the lobby too: after what is being done
+	// now (a broadcast, perhaps, which broke it).
+	r.sumVer++
+	r.publish()
+	r.post(r.afterChange)
 }
 
 func (r *room) names() []string {
@@ -343,24 +350,18 @@ var (
 // join seats a player under a nickname and returns the seat and its
 // secret.
 func (r *room) join(ctx context.Context, rt rights, name string) (int, string, error) {
-	name = strings.TrimSpace(name)
 	switch {
 	case !rt.read:
 		return 0, "", errNoRight
 	case r.rec.Status != store.Lobby:
 		return 0, "", fmt.Errorf("the match has started; you can watch it")
-	case name == "":
-		return 0, "", fmt.Errorf("choose a nickname")
-	case len([]rune(name)) > 32:
-		return 0, "", fmt.Errorf("a nickname has at most 32 characters")
-	case strings.ContainsFunc(name, func(c rune) bool { return c < ' ' }):
-		return 0, "", fmt.Errorf("a nickname cannot hold control characters")
+	}
+	name, err := seatName(name, r.rec.Seats)
+	if err != nil {
+		return 0, "", err
 	}
 	free := -1
 	for i, s := range r.rec.Seats {
-		if strings.EqualFold(s.Name, name) {
-			return 0, "", fmt.Errorf("%q is taken at this table; choose another nickname", name)
-		}
 		if s.Name == "" && free < 0 {
 			free = i
 		}
@@ -403,14 +404,7 @@ func (r *room) fillWithBots(ctx context.Context, rt rights, level string) error 
 	return nil
 }
 
-func (r *room) botName(n int) string {
-	for ; ; n++ {
-		name := fmt.Sprintf("Bot %d", n)
-		if !slices.ContainsFunc(r.rec.Seats, func(s store.Seat) bool { return s.Name == name }) {
-			return name
-		}
-	}
-}
+func (r *room) botName(n int) string { return freeBotName(n, r.rec.Seats) }
 
 // start begins the match with the seats taken; empty seats are dropped.
 func (r *room) start(ctx context.Context, rt rights) error {

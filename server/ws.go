@@ -593,7 +593,9 @@ type localLink struct {
 
 func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool, error) {
 	r, s := l.r, l.s
-	var err error
+	// A command that makes the match fail (a panic, which breaks it)
+	// leaves this error: it is refused, not acknowledged.
+	err := errors.New("the match failed")
 	acked := false
 	if derr := r.do(ctx, func() {
 		// The acknowledgement goes out with the state the command caused,
