@@ -606,7 +606,7 @@ func (srv *Server) joinMatch(w http.ResponseWriter, req *http.Request, r *room) 
 	var seat int
 	var token string
 	if inRoom(w, req, r, jr.secretsIn, func(rt rights) (err error) {
-		seat, token, err = r.join(req.Context(), rt, jr.Name)
+		seat, token, err = r.join(req.Context(), rt, jr.Name, srv.clientAddr(req))
 		return err
 	}) {
 		writeJSON(w, http.StatusOK, struct {
@@ -680,7 +680,7 @@ func (srv *Server) changeSeat(w http.ResponseWriter, req *http.Request, r *room)
 		case !rt.owner:
 			return errNotOwner
 		case cr.Remove:
-			return r.leaveSeat(req.Context(), seat)
+			return r.remove(req.Context(), seat)
 		case cr.Bot != nil:
 			return r.handOver(req.Context(), rt, seat, *cr.Bot)
 		}

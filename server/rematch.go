@@ -28,11 +28,8 @@ func (r *room) rematch(ctx context.Context) (string, error) {
 	next.Seats = slices.Clone(r.rec.Seats)
 	next.Settings.Rematch, next.Settings.Next = r.rec.ID, ""
 	next.Commands, next.Fence, next.Created = 0, 0, time.Now()
-	for i := range next.Seats {
-		if next.Seats[i].Token != "" {
-			next.Seats[i].Bot = false // a person handed to a bot plays again
-		}
-	}
+	// A seat the owner handed to a bot stays the bot's: the owner may
+	// give it back to its player (who keeps their secret) in the rematch.
 	if err := r.srv.store.CreateMatch(ctx, next); err != nil {
 		return "", err
 	}

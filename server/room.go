@@ -349,7 +349,7 @@ var (
 
 // join seats a player under a nickname and returns the seat and its
 // secret.
-func (r *room) join(ctx context.Context, rt rights, name string) (int, string, error) {
+func (r *room) join(ctx context.Context, rt rights, name, client string) (int, string, error) {
 	switch {
 	case !rt.read:
 		return 0, "", errNoRight
@@ -359,6 +359,10 @@ func (r *room) join(ctx context.Context, rt rights, name string) (int, string, e
 	name, err := seatName(name, r.rec.Seats)
 	if err != nil {
 		return 0, "", err
+	}
+	from := store.HashSecret(client)
+	if removedFromTable(r.rec.Settings.Removed, name, from) {
+		return 0, "", errRemoved
 	}
 	free := -1
 	for i, s := range r.rec.Seats {
@@ -371,7 +375,7 @@ func (r *room) join(ctx context.Context, rt rights, name string) (int, string, e
 	}
 	secret := newSecret()
 	prev := r.rec.Seats[free]
-	r.rec.Seats[free] = store.Seat{Name: name, Token: store.HashSecret(secret)}
+	r.rec.Seats[free] = store.Seat{Name: name, Token: store.HashSecret(secret), From: from}
 	if err := r.save(ctx); err != nil {
 		r.rec.Seats[free] = prev
 		return 0, "", err

@@ -115,6 +115,9 @@ type Seat struct {
 	// Level is the bot's level ("random", "greedy", "mcts"; "" the
 	// pack's own bot).
 	Level string `json:"level,omitempty"`
+	// From is the hash of the address the seat's player joined from, so
+	// that one the owner removes stays away.
+	From string `json:"from,omitempty"`
 }
 
 // Settings are a match's settings, chosen at creation.
@@ -135,6 +138,16 @@ type Settings struct {
 	Rematch string `json:"rematch,omitempty"`
 	// Next is the rematch of this one, once made.
 	Next string `json:"next,omitempty"`
+	// Removed are the players the owner removed from the table, who may
+	// not join it again (nor its rematches).
+	Removed []Removed `json:"removed,omitempty"`
+}
+
+// Removed is a player the owner of a match removed: their name and the
+// hash of the address they had joined from.
+type Removed struct {
+	Name string `json:"name"`
+	From string `json:"from,omitempty"`
 }
 
 // Match is a match's record: everything needed to rebuild it besides its
