@@ -115,7 +115,12 @@ func (srv *Server) getGame(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusNotFound, "no game %q", req.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, boardMsg{Info: e.info, Drawing: e.c.drawing})
+	c, err := srv.library.compiled(req.Context(), e)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "the game does not load: %v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, boardMsg{Info: e.info, Drawing: c.drawing})
 }
 
 // gamePreview answers a library game's picture, which the lobby shows
@@ -128,7 +133,16 @@ func (srv *Server) gamePreview(w http.ResponseWriter, req *http.Request) {
 	}
 	var data []byte
 	media := ""
-	if p, ok := e.c.def.(game.Previewer); ok {
+	if e.info.Preview == "" {
+		writeError(w, http.StatusNotFound, "game %q has no picture", req.PathValue("id"))
+		return
+	}
+	c, err := srv.library.compiled(req.Context(), e)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "the game does not load: %v", err)
+		return
+	}
+	if p, ok := c.def.(game.Previewer); ok {
 		data, media = p.Preview()
 	}
 	if data == nil {
@@ -232,7 +246,7 @@ func (srv *Server) saveGame(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		return
 	}
-	c, list := srv.compile(src, req.URL.Query().Get("game"))
+	c, list := srv.compile(req.Context(), src, req.URL.Query().Get("game"))
 	diags := []diag.Diagnostic(list)
 	if diags == nil {
 		diags = []diag.Diagnostic{}
@@ -247,8 +261,14 @@ func (srv *Server) saveGame(w http.ResponseWriter, req *http.Request) {
 			Diagnostics: append(diags, diag.Diagnostic{File: c.file, Pointer: "/name", Severity: diag.Error, Message: err.Error()})})
 		return
 	}
-	e, secret, err := srv.library.save(req.Context(), c, name)
-	if err != nil {
+	e, secret, err := srv.library.save(req.Context(), c, name, srv.clientAddr(req))
+	var qe *errQuota
+	switch {
+	case errors.As(err, &qe):
+		srv.metrics.rejected.WithLabelValues("quota").Inc()
+		writeError(w, http.StatusInsufficientStorage, "%v", err)
+		return
+	case err != nil:
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
@@ -271,6 +291,12 @@ type entryReq struct {
 func (srv *Server) renameGame(w http.ResponseWriter, req *http.Request) {
 	var er entryReq
 	if !srv.changing(w, req) || !srv.readJSON(w, req, &er) {
+		return
+	}
+	// A rename changes what the lobby shows everybody, like an upload.
+	if ok, _ := srv.uploads.allow(srv.clientAddr(req), time.Now()); !ok {
+		srv.metrics.rejected.WithLabelValues("rate").Inc()
+		writeError(w, http.StatusTooManyRequests, "too many uploads and renames: at most %d a minute", srv.limits.Uploads)
 		return
 	}
 	e, err := srv.library.rename(req.Context(), req.PathValue("id"), er.Secret, er.Name)
@@ -321,10 +347,22 @@ func (srv *Server) gameSource(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	gs := GameSource{Board: e.info, File: e.info.File}
-	if game.IsZip(e.c.data) {
-		gs.Archive = e.c.data
+	var data []byte
+	if e.pinned != nil {
+		data = e.pinned.data
 	} else {
-		gs.Source = string(e.c.data)
+		// A saved game's file is read from the store: nothing to compile.
+		g, err := srv.store.Game(req.Context(), e.info.Hash)
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "%v", err)
+			return
+		}
+		data = g.Data
+	}
+	if game.IsZip(data) {
+		gs.Archive = data
+	} else {
+		gs.Source = string(data)
 	}
 	writeJSON(w, http.StatusOK, gs)
 }
@@ -356,7 +394,7 @@ func (srv *Server) validate(w http.ResponseWriter, req *http.Request) {
 	if err == nil {
 		v.Game = p.Name()
 	}
-	c, list := srv.compile(src, v.Game)
+	c, list := srv.compile(req.Context(), src, v.Game)
 	if list != nil {
 		v.Diagnostics = list
 	}
@@ -478,7 +516,12 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusBadRequest, "no game %q", cr.Board)
 		return
 	}
-	info, err := game.InfoFor(e.c.def, cr.Compat)
+	c, err := srv.library.compiled(req.Context(), e)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "the game does not load: %v", err)
+		return
+	}
+	info, err := game.InfoFor(c.def, cr.Compat)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
@@ -502,7 +545,7 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusBadRequest, "turnLimit is 0 (none) or up to a day, in seconds")
 		return
 	}
-	rec, sec, err := srv.newMatch(req.Context(), e, cr)
+	rec, sec, err := srv.newMatch(req.Context(), e, c, cr)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
@@ -512,13 +555,14 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 }
 
 // newMatch stores a new match of a library game and returns its secrets.
-func (srv *Server) newMatch(ctx context.Context, e *libEntry, cr createReq) (store.Match, created, error) {
-	if err := srv.library.storeGame(ctx, e.c); err != nil {
+func (srv *Server) newMatch(ctx context.Context, e *libEntry, c *compiled, cr createReq) (store.Match, created, error) {
+	if err := srv.library.storeGame(ctx, c); err != nil {
 		return store.Match{}, created{}, err
 	}
+	srv.library.used(ctx, e, time.Now())
 	owner, invite := newSecret(), newSecret()
 	rec := store.Match{
-		ID: newID(), Pack: e.info.Pack, GameHash: e.c.hash, BoardID: e.info.ID, BoardName: e.info.Name,
+		ID: newID(), Pack: e.info.Pack, GameHash: c.hash, BoardID: e.info.ID, BoardName: e.info.Name,
 		Seed: newSeed(), MaxRounds: cr.MaxRounds, Seats: make([]store.Seat, cr.Seats),
 		Owner: store.HashSecret(owner), Invite: store.HashSecret(invite),
 		Settings: store.Settings{Public: cr.Public, TurnLimit: time.Duration(cr.TurnLimit) * time.Second, AutoAck: cr.AutoAck, Compat: cr.Compat},

@@ -64,8 +64,15 @@ func (srv *Server) sourceLimits() game.Limits {
 
 // compile loads a game from its source with the server's packs (pack ""
 // detects it) and prepares it for sharing. The source's archive is what
-// gets stored.
-func (srv *Server) compile(src *game.Source, packName string) (*compiled, diag.List) {
+// gets stored. At most Compiles games are compiled at once: the others
+// wait their turn, or give up when ctx ends.
+func (srv *Server) compile(ctx context.Context, src *game.Source, packName string) (*compiled, diag.List) {
+	select {
+	case srv.compiles <- struct{}{}:
+		defer func() { <-srv.compiles }()
+	case <-ctx.Done():
+		return nil, diag.List{{File: src.Name(), Severity: diag.Error, Message: "the server is busy checking other games; try again"}}
+	}
 	if err := srv.checkDepth(src); err != nil {
 		return nil, diag.List{{File: src.Name(), Severity: diag.Error, Message: err.Error()}}
 	}
@@ -107,20 +114,24 @@ func (srv *Server) checkDepth(src *game.Source) error {
 
 // --- definitions, shared by matches ---
 
-// defCache holds compiled games by content hash, the most recently used
-// ones, so that a game is loaded once however many matches use it.
+// defCache holds compiled games by content hash, so that a game is
+// loaded once however many matches use it: the operator's games (bundled
+// and folder ones) for the life of the process, others the most recently
+// used ones, as many as fit in its budget (the bytes of their files). A
+// match keeps its own game as long as it is in memory.
 type defCache struct {
-	srv   *Server
-	mu    sync.Mutex
-	max   int
-	items map[string]*list.Element
-	order *list.List
-	// pinned are the library's games, always kept.
+	srv    *Server
+	mu     sync.Mutex
+	budget int64 // the most bytes of files kept, all games together
+	size   int64
+	items  map[string]*list.Element
+	order  *list.List
+	// pinned are the operator's games, always kept.
 	pinned map[string]*compiled
 }
 
-func newDefCache(srv *Server, max int) *defCache {
-	return &defCache{srv: srv, max: max, items: map[string]*list.Element{}, order: list.New(), pinned: map[string]*compiled{}}
+func newDefCache(srv *Server, budget int64) *defCache {
+	return &defCache{srv: srv, budget: budget, items: map[string]*list.Element{}, order: list.New(), pinned: map[string]*compiled{}}
 }
 
 func (c *defCache) pin(x *compiled) {
@@ -129,19 +140,25 @@ func (c *defCache) pin(x *compiled) {
 	c.mu.Unlock()
 }
 
-// get returns a stored game, compiled.
-func (c *defCache) get(ctx context.Context, hash, packName, name string) (*compiled, error) {
+// cached returns a game already compiled, without loading it.
+func (c *defCache) cached(hash string) (*compiled, bool) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if x, ok := c.pinned[hash]; ok {
-		c.mu.Unlock()
-		return x, nil
+		return x, true
 	}
 	if e, ok := c.items[hash]; ok {
 		c.order.MoveToFront(e)
-		c.mu.Unlock()
-		return e.Value.(*compiled), nil
+		return e.Value.(*compiled), true
 	}
-	c.mu.Unlock()
+	return nil, false
+}
+
+// get returns a stored game, compiled.
+func (c *defCache) get(ctx context.Context, hash, packName string) (*compiled, error) {
+	if x, ok := c.cached(hash); ok {
+		return x, nil
+	}
 	g, err := c.srv.store.Game(ctx, hash)
 	if err != nil {
 		return nil, err
@@ -149,41 +166,75 @@ func (c *defCache) get(ctx context.Context, hash, packName, name string) (*compi
 	if packName == "" {
 		packName = g.Pack
 	}
-	if name == "" {
-		name = g.Name
-	}
 	src, err := game.FromBytes(g.Name, g.Data, c.srv.sourceLimits())
 	if err != nil {
 		return nil, err
 	}
-	x, list := c.srv.compile(src, packName)
+	x, list := c.srv.compile(ctx, src, packName)
 	if x == nil {
 		return nil, errors.New(list.Errors().String())
 	}
 	// The stored bytes are the game: keep their hash even if archiving
 	// again would give other bytes.
 	x.hash, x.data = hash, g.Data
+	return c.put(x), nil
+}
+
+// put keeps a compiled game (or returns the one kept already), and lets
+// the least recently used go past the budget.
+func (c *defCache) put(x *compiled) *compiled {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.pinned[x.hash]; ok {
+		return p
+	}
+	if e, ok := c.items[x.hash]; ok {
+		return e.Value.(*compiled)
+	}
+	c.items[x.hash] = c.order.PushFront(x)
+	c.size += int64(len(x.data))
+	for c.size > c.budget && c.order.Len() > 1 {
+		c.evict(c.order.Back())
+	}
+	return x
+}
+
+func (c *defCache) evict(e *list.Element) {
+	x := e.Value.(*compiled)
+	c.order.Remove(e)
+	delete(c.items, x.hash)
+	c.size -= int64(len(x.data))
+}
+
+// drop forgets a game (a deleted saved game): matches in memory keep
+// theirs, and it is loaded again if another is made on it.
+func (c *defCache) drop(hash string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[hash]; ok {
-		return e.Value.(*compiled), nil
+		c.evict(e)
 	}
-	c.items[hash] = c.order.PushFront(x)
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.items, last.Value.(*compiled).hash)
-	}
-	return x, nil
+}
+
+// stats reports the games kept (not the operator's) and their files'
+// bytes.
+func (c *defCache) stats() (games int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len(), c.size
 }
 
 // --- the library ---
 
-// libEntry is a game of the library.
+// libEntry is a game of the library: what the lobby shows of it, and for
+// the operator's games (bundled and folder ones) the game itself, always
+// in memory. A saved game is compiled when used, through the cache.
 type libEntry struct {
-	info  GameInfo
-	c     *compiled
-	owner string // hash of the saver's secret (saved games)
+	info   GameInfo
+	pinned *compiled
+	// rec is a saved game's entry in the store (its owner's secret's
+	// hash, its saver, size and last use).
+	rec store.Entry
 }
 
 // library holds the games the server offers: the bundled ones, the files
@@ -203,12 +254,12 @@ func newLibrary(srv *Server) *library {
 
 func (l *library) load(ctx context.Context, bundled BundledGames, dir string) error {
 	if bundled.FS != nil {
-		if err := l.loadBundled(bundled); err != nil {
+		if err := l.loadBundled(ctx, bundled); err != nil {
 			return err
 		}
 	}
 	if dir != "" {
-		if err := l.loadDir(dir); err != nil {
+		if err := l.loadDir(ctx, dir); err != nil {
 			return err
 		}
 	}
@@ -218,7 +269,7 @@ func (l *library) load(ctx context.Context, bundled BundledGames, dir string) er
 // loadBundled adds every game of the bundled file system, folder by
 // folder (one per pack), the default game first. Files there that are not
 // games on their own (a skirmish's combatants) are skipped.
-func (l *library) loadBundled(b BundledGames) error {
+func (l *library) loadBundled(ctx context.Context, b BundledGames) error {
 	var names []string
 	err := fs.WalkDir(b.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -239,7 +290,7 @@ func (l *library) loadBundled(b BundledGames) error {
 		if err != nil {
 			return err
 		}
-		c, list := l.srv.compile(src, "")
+		c, list := l.srv.compile(ctx, src, "")
 		if c == nil {
 			if l.isPart(src) {
 				l.srv.log.Debug("bundled file is not a game on its own", "file", n)
@@ -248,7 +299,7 @@ func (l *library) loadBundled(b BundledGames) error {
 			l.srv.log.Warn("a bundled game does not load", "file", n, "problems", list.String())
 			continue
 		}
-		l.add(gameID(n), "bundled", c, "")
+		l.addPinned(gameID(n), "bundled", c)
 	}
 	l.deflt = b.Default
 	return nil
@@ -293,7 +344,7 @@ func boolCmp(a, b bool) int {
 
 // loadDir adds every game file of a folder; those that do not load are
 // logged and skipped.
-func (l *library) loadDir(dir string) error {
+func (l *library) loadDir(ctx context.Context, dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -308,86 +359,149 @@ func (l *library) loadDir(dir string) error {
 			l.srv.log.Warn("skipping a game file", "file", name, "err", err)
 			continue
 		}
-		c, list := l.srv.compile(src, "")
+		c, list := l.srv.compile(ctx, src, "")
 		if c == nil {
 			if l.anyPackClaims(src) {
 				l.srv.log.Warn("skipping a game file", "file", name, "problems", list.Errors().String())
 			}
 			continue
 		}
-		l.add("dir-"+gameID(name), "folder", c, "")
+		l.addPinned("dir-"+gameID(name), "folder", c)
 	}
 	return nil
 }
 
-// loadSaved adds the games players saved.
+// loadSaved adds the games players saved, from what the store keeps of
+// them: none is loaded, unless it was saved before the store kept what
+// the lobby shows of it (then it is loaded once, and that is kept).
 func (l *library) loadSaved(ctx context.Context) error {
 	entries, err := l.srv.store.Entries(ctx)
 	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		c, err := l.srv.defs.get(ctx, e.GameHash, e.Pack, e.File)
-		if err != nil {
-			l.srv.log.Warn("a saved game no longer loads", "id", e.ID, "err", err)
-			continue
+	for _, se := range entries {
+		var info GameInfo
+		if se.Info == nil || json.Unmarshal(se.Info, &info) != nil {
+			c, err := l.srv.defs.get(ctx, se.GameHash, se.Pack)
+			if err != nil {
+				l.srv.log.Warn("a saved game no longer loads", "id", se.ID, "err", err)
+				continue
+			}
+			info = infoOf(se.ID, "saved", c)
+			se.Info, _ = json.Marshal(info)
+			se.Size = int64(len(c.data))
+			if err := l.srv.store.SaveEntry(ctx, se); err != nil {
+				return err
+			}
 		}
-		le := l.add(e.ID, "saved", c, e.Owner)
-		if e.Name != "" {
-			le.info.Name = e.Name
+		info.ID, info.Source, info.Hash = se.ID, "saved", se.GameHash
+		if se.Name != "" {
+			info.Name = se.Name
 		}
-		l.stored[c.hash] = true
+		l.put(&libEntry{info: info, rec: se})
+		l.stored[se.GameHash] = true
 	}
 	return nil
 }
 
-func (l *library) add(id, source string, c *compiled, owner string) *libEntry {
-	l.srv.defs.pin(c)
-	e := &libEntry{info: GameInfo{ID: id, Info: c.info, Source: source, File: path.Base(c.file), Hash: c.hash}, c: c, owner: owner}
-	if e.info.Name == "" {
-		e.info.Name = id
+// infoOf is what the lobby shows of a compiled game.
+func infoOf(id, source string, c *compiled) GameInfo {
+	info := GameInfo{ID: id, Info: c.info, Source: source, File: path.Base(c.file), Hash: c.hash}
+	if info.Name == "" {
+		info.Name = id
 	}
 	if p, ok := c.def.(game.Previewer); ok {
 		if data, _ := p.Preview(); data != nil {
-			e.info.Preview = "/api/boards/" + id + "/preview"
+			info.Preview = "/api/boards/" + id + "/preview"
 		}
 	}
+	return info
+}
+
+// addPinned adds an operator's game, kept in memory.
+func (l *library) addPinned(id, source string, c *compiled) {
+	l.srv.defs.pin(c)
+	l.put(&libEntry{info: infoOf(id, source, c), pinned: c})
+}
+
+func (l *library) put(e *libEntry) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.byID[id]; !ok {
-		l.order = append(l.order, id)
+	if _, ok := l.byID[e.info.ID]; !ok {
+		l.order = append(l.order, e.info.ID)
 	}
-	l.byID[id] = e
-	return e
+	l.byID[e.info.ID] = e
 }
+
+// compiled returns a library game, compiled: the operator's from memory,
+// a saved one through the cache.
+func (l *library) compiled(ctx context.Context, e *libEntry) (*compiled, error) {
+	if e.pinned != nil {
+		return e.pinned, nil
+	}
+	return l.srv.defs.get(ctx, e.info.Hash, e.info.Pack)
+}
+
+// errQuota is a saved game past a quota.
+type errQuota struct{ msg string }
+
+func (e *errQuota) Error() string { return e.msg }
 
 // save adds a game a player uploaded or saved from the editor, unless the
 // library has the same game already (same contents): then that entry is
 // returned, and secret is "". A new entry's secret lets its saver rename
-// and delete it.
-func (l *library) save(ctx context.Context, c *compiled, name string) (e *libEntry, secret string, err error) {
+// and delete it. A new entry must fit the quotas of its saver's address
+// (client) and of the library.
+func (l *library) save(ctx context.Context, c *compiled, name, client string) (e *libEntry, secret string, err error) {
+	from := store.HashSecret(client)
+	size := int64(len(c.data))
 	l.mu.Lock()
+	var mine, all int
+	var mineBytes, allBytes int64
 	for _, id := range l.order {
-		if x := l.byID[id]; x.c.hash == c.hash {
+		x := l.byID[id]
+		if x.info.Hash == c.hash {
 			l.mu.Unlock()
 			return x, "", nil
 		}
+		if x.info.Source != "saved" {
+			continue
+		}
+		all++
+		allBytes += x.rec.Size
+		if x.rec.Client == from {
+			mine++
+			mineBytes += x.rec.Size
+		}
 	}
 	l.mu.Unlock()
+	lim := l.srv.limits
+	switch {
+	case mine >= lim.SavedGames:
+		return nil, "", &errQuota{fmt.Sprintf("your address keeps %d saved games already, the most one may keep: delete one first", lim.SavedGames)}
+	case mineBytes+size > lim.SavedBytes:
+		return nil, "", &errQuota{fmt.Sprintf("your saved games would take more than %d bytes, the most one address may keep: delete one first", lim.SavedBytes)}
+	case all >= lim.SavedGamesAll || allBytes+size > lim.SavedBytesAll:
+		return nil, "", &errQuota{"the library is full; try again once some saved games have expired"}
+	}
 	if err := l.storeGame(ctx, c); err != nil {
 		return nil, "", err
 	}
 	secret = newSecret()
 	id := "g-" + c.hash[:12]
+	info := infoOf(id, "saved", c)
+	if name != "" {
+		info.Name = name
+	}
 	se := store.Entry{ID: id, GameHash: c.hash, Pack: c.info.Pack, Name: name, File: path.Base(c.file),
-		Owner: store.HashSecret(secret), Created: time.Now()}
+		Owner: store.HashSecret(secret), Created: time.Now(), Client: from, Size: size}
+	se.Info, _ = json.Marshal(info)
 	if err := l.srv.store.SaveEntry(ctx, se); err != nil {
 		return nil, "", err
 	}
-	e = l.add(id, "saved", c, se.Owner)
-	if name != "" {
-		e.info.Name = name
-	}
+	l.srv.defs.put(c)
+	e = &libEntry{info: info, rec: se}
+	l.put(e)
 	return e, secret, nil
 }
 
@@ -408,6 +522,25 @@ func (l *library) storeGame(ctx context.Context, c *compiled) error {
 	return nil
 }
 
+// used notes that a match was made on a library game: a saved game in
+// use does not expire. It is written at most once an hour.
+func (l *library) used(ctx context.Context, e *libEntry, now time.Time) {
+	if e.info.Source != "saved" {
+		return
+	}
+	l.mu.Lock()
+	if now.Sub(e.rec.Used) < time.Hour {
+		l.mu.Unlock()
+		return
+	}
+	e.rec.Used = now
+	rec := e.rec
+	l.mu.Unlock()
+	if err := l.srv.store.SaveEntry(ctx, rec); err != nil {
+		l.srv.log.Warn("noting a saved game's use", "id", rec.ID, "err", err)
+	}
+}
+
 var errNotSaver = errors.New("only whoever saved this game may change it")
 
 // rename renames a saved game.
@@ -420,12 +553,17 @@ func (l *library) rename(ctx context.Context, id, secret, name string) (*libEntr
 	if err != nil {
 		return nil, err
 	}
-	se := store.Entry{ID: id, GameHash: e.c.hash, Pack: e.info.Pack, Name: name, File: e.info.File, Owner: e.owner, Created: time.Now()}
-	if err := l.srv.store.SaveEntry(ctx, se); err != nil {
+	l.mu.Lock()
+	rec := e.rec
+	info := e.info
+	l.mu.Unlock()
+	info.Name, rec.Name = name, name
+	rec.Info, _ = json.Marshal(info)
+	if err := l.srv.store.SaveEntry(ctx, rec); err != nil {
 		return nil, err
 	}
 	l.mu.Lock()
-	e.info.Name = name
+	e.info, e.rec = info, rec
 	l.mu.Unlock()
 	return e, nil
 }
@@ -433,17 +571,54 @@ func (l *library) rename(ctx context.Context, id, secret, name string) (*libEntr
 // remove deletes a saved game from the library (matches played on it keep
 // their copy).
 func (l *library) remove(ctx context.Context, id, secret string) error {
-	if _, err := l.ownEntry(id, secret); err != nil {
+	e, err := l.ownEntry(id, secret)
+	if err != nil {
 		return err
 	}
-	if err := l.srv.store.DeleteEntry(ctx, id); err != nil {
+	return l.drop(ctx, e)
+}
+
+// drop deletes a saved game: its entry, its compiled game in memory, and
+// its file in the store unless a match is played on it.
+func (l *library) drop(ctx context.Context, e *libEntry) error {
+	if err := l.srv.store.DeleteEntry(ctx, e.info.ID); err != nil {
 		return err
 	}
 	l.mu.Lock()
-	delete(l.byID, id)
-	l.order = slices.DeleteFunc(l.order, func(x string) bool { return x == id })
+	delete(l.byID, e.info.ID)
+	l.order = slices.DeleteFunc(l.order, func(x string) bool { return x == e.info.ID })
+	delete(l.stored, e.info.Hash) // it may leave the store
 	l.mu.Unlock()
-	return nil
+	l.srv.defs.drop(e.info.Hash)
+	return l.srv.store.DeleteGame(ctx, e.info.Hash)
+}
+
+// expire deletes the saved games nobody made a match on for SavedExpire
+// (since they were saved, or last used).
+func (l *library) expire(ctx context.Context, now time.Time) {
+	if l.srv.limits.SavedExpire <= 0 {
+		return
+	}
+	var old []*libEntry
+	l.mu.Lock()
+	for _, id := range l.order {
+		e := l.byID[id]
+		last := e.rec.Used
+		if last.IsZero() {
+			last = e.rec.Created
+		}
+		if e.info.Source == "saved" && now.Sub(last) > l.srv.limits.SavedExpire {
+			old = append(old, e)
+		}
+	}
+	l.mu.Unlock()
+	for _, e := range old {
+		if err := l.drop(ctx, e); err != nil {
+			l.srv.log.Warn("expiring a saved game", "id", e.info.ID, "err", err)
+			continue
+		}
+		l.srv.log.Info("a saved game nobody played expired", "id", e.info.ID)
+	}
 }
 
 func (l *library) ownEntry(id, secret string) (*libEntry, error) {
@@ -451,7 +626,7 @@ func (l *library) ownEntry(id, secret string) (*libEntry, error) {
 	if !ok {
 		return nil, store.ErrNotFound
 	}
-	if e.info.Source != "saved" || !secretIs(secret, e.owner) {
+	if e.info.Source != "saved" || !secretIs(secret, e.rec.Owner) {
 		return nil, errNotSaver
 	}
 	return e, nil

@@ -123,11 +123,12 @@ type Limits struct {
 	// library (30 days; negative: for ever).
 	SavedExpire time.Duration
 	// GameCache bounds the compiled games kept in memory for reuse, by
-	// the size of their files (64 MiB); games of matches in memory stay
-	// as long as their matches.
+	// the size of their files (8 MiB: a compiled game takes up to ten
+	// times its file); games of matches in memory stay as long as their
+	// matches.
 	GameCache int64
-	// Compiles is the most game files checked at once (the number of
-	// CPUs); others wait their turn.
+	// Compiles is the most game files checked at once (one less than the
+	// CPUs, at least 1); others wait their turn.
 	Compiles int
 	// PingEvery is how often idle connections are pinged; a connection
 	// that does not answer within PingTimeout is closed (30 s, 20 s).
@@ -161,7 +162,7 @@ var DefaultLimits = Limits{
 	Body: 64 << 10, Upload: 2 << 20, JSONDepth: 64, Message: 8 << 10, Rate: 20, Burst: 40, Connections: 64,
 	Creates: 30, CreatesAll: 600, Matches: 10000, Uploads: 60,
 	SavedGames: 20, SavedBytes: 20 << 20, SavedGamesAll: 2000, SavedBytesAll: 1 << 30, SavedExpire: 30 * 24 * time.Hour,
-	GameCache: 64 << 20, Compiles: runtime.GOMAXPROCS(0),
+	GameCache: 8 << 20, Compiles: max(1, runtime.GOMAXPROCS(0)-1),
 	PingEvery: 30 * time.Second, PingTimeout: 20 * time.Second, BotTime: 2 * time.Second, BotThreads: max(1, runtime.GOMAXPROCS(0)-1),
 	HeaderTime: 10 * time.Second, RequestTime: 60 * time.Second, KeepAlive: 60 * time.Second, MessageTime: 10 * time.Second,
 	ConnsPerAddr: 64, Conns: 8192, SocketsPerAddr: 32,
@@ -324,7 +325,7 @@ func New(opts Options) (*Server, error) {
 	srv.sockets = newHoldLimit(srv.limits.SocketsPerAddr, 0)
 	srv.bots = make(chan struct{}, srv.limits.BotThreads)
 	srv.compiles = make(chan struct{}, srv.limits.Compiles)
-	srv.defs = newDefCache(srv, 256)
+	srv.defs = newDefCache(srv, srv.limits.GameCache)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {
 		if err := srv.joinCluster(); err != nil {
@@ -505,7 +506,7 @@ func (srv *Server) loadRoom(ctx context.Context, id string) (*room, error) {
 		}
 	}
 	r := newRoom(srv, rec)
-	c, err := srv.defs.get(ctx, rec.GameHash, rec.Pack, rec.BoardName)
+	c, err := srv.defs.get(ctx, rec.GameHash, rec.Pack)
 	if err != nil {
 		r.markBroken(fmt.Errorf("its game no longer loads: %v", err))
 	} else {
@@ -553,7 +554,7 @@ func (srv *Server) janitor() {
 	defer srv.wg.Done()
 	tick := time.NewTicker(min(srv.opts.IdleAfter/2, 5*time.Second))
 	defer tick.Stop()
-	lastAbandon := time.Time{}
+	lastAbandon, lastExpire := time.Time{}, time.Time{}
 	for {
 		select {
 		case <-srv.ctx.Done():
@@ -562,6 +563,10 @@ func (srv *Server) janitor() {
 			srv.evictIdle(now)
 			srv.creates.prune(now)
 			srv.uploads.prune(now)
+			if now.Sub(lastExpire) > time.Hour {
+				lastExpire = now
+				srv.library.expire(srv.ctx, now)
+			}
 			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > min(time.Minute, srv.opts.AbandonAfter/2) {
 				lastAbandon = now
 				srv.closeAbandoned(now)

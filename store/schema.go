@@ -16,8 +16,10 @@ import (
 
 // Version is the schema version this Tabula writes. Version 0 is the
 // schema of the first servers (each match held its own copy of its game;
-// secrets were stored as they are); Open migrates it.
-const Version = 1
+// secrets were stored as they are); version 1 kept no more of a library
+// entry than its names and owner (version 2 adds what the lobby shows of
+// it, who saved it, its size and its last use). Open migrates them.
+const Version = 2
 
 // schema is the current schema; {BLOB} is the dialect's type of bytes.
 const schema = `
@@ -39,7 +41,11 @@ CREATE TABLE IF NOT EXISTS library (
 	name      TEXT NOT NULL,
 	file      TEXT NOT NULL,
 	owner     TEXT NOT NULL,
-	created   TEXT NOT NULL
+	created   TEXT NOT NULL,
+	info      TEXT NOT NULL DEFAULT '',
+	client    TEXT NOT NULL DEFAULT '',
+	size      BIGINT NOT NULL DEFAULT 0,
+	used      TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS matches (
 	id         TEXT PRIMARY KEY,
@@ -176,7 +182,34 @@ func (s *db) migrate() error {
 	if n > Version {
 		return fmt.Errorf("it was written by a newer Tabula (schema version %d; this one reads up to %d): run that version, or a newer one", n, Version)
 	}
+	if n < 2 {
+		return s.migrate1()
+	}
 	return nil
+}
+
+// migrate1 moves a version 1 database to version 2: the library gains the
+// columns of what it shows, who saved, the size and the last use; the
+// server fills in what an entry shows the first time it loads it.
+func (s *db) migrate1() error {
+	tx, err := s.sql.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, col := range []string{`info TEXT NOT NULL DEFAULT ''`, `client TEXT NOT NULL DEFAULT ''`, `size BIGINT NOT NULL DEFAULT 0`, `used TEXT NOT NULL DEFAULT ''`} {
+		add := `ALTER TABLE library ADD COLUMN `
+		if s.dialect.postgres {
+			add += `IF NOT EXISTS ` // another node may be migrating it too
+		}
+		if _, err := tx.Exec(add + col); err != nil {
+			return fmt.Errorf("migrating from version 1: %w", err)
+		}
+	}
+	if _, err := tx.Exec(s.dialect.q(`UPDATE meta SET value = ? WHERE key = 'schema'`), fmt.Sprint(Version)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // isVersion0 reports whether the database has the first servers' schema:

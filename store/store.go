@@ -40,6 +40,9 @@ type Store interface {
 	// DeleteEntry removes a library entry (its game stays, for the
 	// matches played on it).
 	DeleteEntry(ctx context.Context, id string) error
+	// DeleteGame removes a stored game that no match and no library
+	// entry refers to; it does nothing (and reports nothing) otherwise.
+	DeleteGame(ctx context.Context, hash string) error
 	// CreateMatch stores a new match; its game must be stored.
 	CreateMatch(ctx context.Context, m Match) error
 	// UpdateMatch changes a match's seats, settings, status, result,
@@ -103,6 +106,16 @@ type Entry struct {
 	// rename and delete it.
 	Owner   string
 	Created time.Time
+	// Info is what the library shows of the game (the server's JSON),
+	// kept so that listing the library needs no game loaded; empty for
+	// entries saved before it was kept.
+	Info []byte
+	// Client is the hash of the address that saved it, Size the bytes
+	// of its game: what counts against the saver's quota.
+	Client string
+	Size   int64
+	// Used is when a match was last made on it (zero: never).
+	Used time.Time
 }
 
 // Seat is a place at a match's table.

@@ -246,6 +246,67 @@ func TestVersion0IsMigrated(t *testing.T) {
 	}
 }
 
+// A database of schema version 1 (written by that version's server) is
+// migrated: its library entry is there, with nothing yet of what it
+// shows, and takes the new columns.
+func TestVersion1IsMigrated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.db")
+	copyFile(t, "../server/testdata/old-v1.db", path)
+	s := mustOpen(t, path)
+	defer s.Close()
+	entries, err := s.Entries(ctx)
+	if err != nil || len(entries) != 1 || entries[0].Name != "Saved before" || entries[0].Info != nil || !entries[0].Used.IsZero() {
+		t.Fatalf("library: %+v %v", entries, err)
+	}
+	e := entries[0]
+	e.Info, e.Client, e.Size, e.Used = []byte(`{"name":"Saved before"}`), "c", 123, time.Now()
+	if err := s.SaveEntry(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ = s.Entries(ctx)
+	if got := entries[0]; string(got.Info) != string(e.Info) || got.Client != "c" || got.Size != 123 || got.Used.IsZero() {
+		t.Fatalf("after saving: %+v", got)
+	}
+	if m, err := s.Match(ctx, "v1match"); err != nil || m.Seats[0].Name != "Ann" {
+		t.Fatalf("its match: %+v %v", m, err)
+	}
+}
+
+// A game is deleted only once nothing refers to it: no match, no library
+// entry.
+func TestGamesAreDeletedOnceUnused(t *testing.T) {
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		defer s.Close()
+		played, saved, loose := game(`{"played": 1}`), game(`{"saved": 1}`), game(`{"loose": 1}`)
+		for _, g := range []store.Game{played, saved, loose} {
+			must(t, s.SaveGame(ctx, g))
+		}
+		must(t, s.CreateMatch(ctx, newMatch("m1", played, time.Now())))
+		must(t, s.SaveEntry(ctx, store.Entry{ID: "e1", GameHash: saved.Hash, Pack: "nim", Name: "S", File: "s.json", Created: time.Now(), Size: 11}))
+		for _, g := range []store.Game{played, saved, loose} {
+			must(t, s.DeleteGame(ctx, g.Hash))
+		}
+		for g, kept := range map[string]bool{played.Hash: true, saved.Hash: true, loose.Hash: false} {
+			if _, err := s.Game(ctx, g); (err == nil) != kept {
+				t.Errorf("game %s…: kept %v, want %v", g[:6], err == nil, kept)
+			}
+		}
+		must(t, s.DeleteEntry(ctx, "e1"))
+		must(t, s.DeleteGame(ctx, saved.Hash))
+		if _, err := s.Game(ctx, saved.Hash); err == nil {
+			t.Error("a game whose entry was deleted stays")
+		}
+	})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	in, err := os.Open(from)
