@@ -49,7 +49,7 @@ var nimGames = fstest.MapFS{
 
 // testServer runs a server on a temporary database.
 type testServer struct {
-	t   *testing.T
+	t   testing.TB
 	srv *Server
 	hs  *httptest.Server
 	db  string
@@ -57,7 +57,7 @@ type testServer struct {
 }
 
 // newTestServer starts a server hosting Nim (opts may change anything).
-func newTestServer(t *testing.T, opts Options) *testServer {
+func newTestServer(t testing.TB, opts Options) *testServer {
 	t.Helper()
 	if opts.DB == "" && opts.Store == nil {
 		opts.DB = filepath.Join(t.TempDir(), "tabula.db")

@@ -48,3 +48,17 @@ func writeRefusal(w http.ResponseWriter, err error) {
 	}
 	writeError(w, http.StatusServiceUnavailable, "%v", err)
 }
+
+// botThread waits for a place among the bots thinking (BotThreads in
+// all), first come first served; it reports false if stop closed first.
+// The caller gives the place back by receiving from srv.bots.
+func (srv *Server) botThread(stop <-chan struct{}) bool {
+	select {
+	case srv.bots <- struct{}{}:
+		return true
+	case <-stop:
+		return false
+	case <-srv.ctx.Done():
+		return false
+	}
+}

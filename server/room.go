@@ -670,7 +670,13 @@ func (r *room) botStep() {
 	think := r.srv.opts.Bots
 	budget := r.srv.limits.BotTime
 	go func() {
+		// At most BotThreads bots think at once, all matches together:
+		// the other CPUs stay free for people's commands.
+		if !r.srv.botThread(r.done) {
+			return // the room stopped meanwhile
+		}
 		cmd, ok := think(copy, seat, level, stream, budget)
+		<-r.srv.bots
 		r.post(func() {
 			r.botQueued = false
 			if ok && r.playing() && r.m.Hash() == hash {
@@ -707,7 +713,14 @@ func (r *room) playFor(seat int, level string, cmd json.RawMessage) {
 // botCommand asks the seat's bot for its command, on the room's goroutine.
 func (r *room) botCommand(seat int, level string) (json.RawMessage, bool) {
 	if b := r.srv.opts.Bots; b != nil && level != "" {
-		if cmd, ok := b(r.m, seat, level, r.botStream(), r.srv.limits.BotTime); ok {
+		// A search in the room (a match that cannot be copied) takes its
+		// place among the bots thinking too.
+		if !r.srv.botThread(r.quit) {
+			return nil, false
+		}
+		cmd, ok := b(r.m, seat, level, r.botStream(), r.srv.limits.BotTime)
+		<-r.srv.bots
+		if ok {
 			return cmd, true
 		}
 	}
