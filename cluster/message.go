@@ -56,6 +56,10 @@ const (
 // already.
 var ErrBusy = errors.New("the node is busy; try again")
 
+// ErrDropped is what Options.OnError is told when messages for a
+// subscriber were dropped, MaxPending of them waiting already.
+var ErrDropped = nats.ErrSlowConsumer
+
 // Handle answers the requests addressed to this node on a subject with
 // what fn returns; an error from fn reaches the requesting node as a
 // *RemoteError, and so does a panic in fn (this node goes on). Each

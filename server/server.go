@@ -642,20 +642,11 @@ func (srv *Server) guard(next http.Handler) http.Handler {
 		start := time.Now()
 		rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		defer func() {
-			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
-				}
-				srv.metrics.panics.Inc()
-				srv.log.Error("panic in a request", "method", req.Method, "path", req.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				if !rw.wrote {
-					writeError(rw, http.StatusInternalServerError, "the server failed; this is a bug, and it was logged")
-				}
-			}
 			// The path only: queries may carry secrets.
 			srv.log.Info("request", "method", req.Method, "path", req.URL.Path, "status", rw.status,
 				"ms", float64(time.Since(start).Microseconds())/1000, "bytes", rw.bytes, "addr", srv.clientAddr(req))
 		}()
+		defer srv.recoverRequest(rw, req)
 		if !srv.hosts.allowed(req.Host) {
 			writeError(rw, http.StatusMisdirectedRequest, "this server does not answer to the host name %q; start it with --allowed-hosts %s if that is its name",
 				hostOnly(req.Host), hostOnly(req.Host))
@@ -669,6 +660,24 @@ func (srv *Server) guard(next http.Handler) http.Handler {
 			"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
 		next.ServeHTTP(rw, req)
 	})
+}
+
+// recoverRequest answers 500 rather than losing the connection if the
+// request's handler panicked (deferred; a handler aborting on purpose is
+// let through).
+func (srv *Server) recoverRequest(rw *statusWriter, req *http.Request) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	if p == http.ErrAbortHandler {
+		panic(p)
+	}
+	srv.metrics.panics.Inc()
+	srv.log.Error("panic in a request", "method", req.Method, "path", req.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	if !rw.wrote {
+		writeError(rw, http.StatusInternalServerError, "the server failed; this is a bug, and it was logged")
+	}
 }
 
 // statusWriter remembers the status and size of an answer.
