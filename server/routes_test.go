@@ -112,3 +112,27 @@ func (c *clientFrom) join(match, invite, name string) int {
 	c.token = j.Token
 	return st
 }
+
+// Matches made by all addresses together are bounded too, and so are the
+// matches in memory: past them, making or opening one is refused with a
+// reason, until some leave.
+func TestMatchesAreBoundedInAll(t *testing.T) {
+	ts := newTestServer(t, Options{TrustedProxies: []string{"127.0.0.1"}, Limits: Limits{Creates: 10, CreatesAll: 3}})
+	for i, from := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"} {
+		st, body := ts.raw("POST", "/api/matches", map[string]any{"board": "twenty-one"}, map[string]string{"X-Forwarded-For": from})
+		if (i < 3) != (st == http.StatusCreated) || i == 3 && !strings.Contains(string(body), "at most 3 matches a minute") {
+			t.Errorf("match %d, from %s: %d %s", i+1, from, st, body)
+		}
+	}
+	mem := newTestServer(t, Options{Limits: Limits{Matches: 2}})
+	var tables []*table
+	for range 3 {
+		tables = append(tables, mem.newTable("twenty-one", 2, nil, false, false, nil))
+	}
+	for i, tb := range tables {
+		st, body := mem.raw("GET", "/api/matches/"+tb.ID+"?invite="+tb.Invite, nil, nil)
+		if (i < 2) != (st == http.StatusOK) || i == 2 && !strings.Contains(string(body), "2 matches in memory") {
+			t.Errorf("opening match %d: %d %s", i+1, st, body)
+		}
+	}
+}
