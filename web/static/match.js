@@ -312,7 +312,7 @@ class MatchPage {
           : h("span", { class: "hint" }, this.info.roles?.[i] ? `free seat (${this.info.roles[i]})` : "free seat")))));
     const free = s.seats.some((seat) => !seat.name);
     if (this.you < 0 && free) {
-      const name = h("input", { id: "nickname", maxlength: 32, required: true, autocomplete: "nickname", value: localStorage.getItem("tabula:nickname") || "" });
+      const name = h("input", { id: "nickname", maxlength: 24, required: true, autocomplete: "nickname", value: localStorage.getItem("tabula:nickname") || "" });
       el.append(h("form", { id: "join", onsubmit: async (e) => {
         e.preventDefault();
         try {
