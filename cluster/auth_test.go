@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -254,4 +255,59 @@ func selfSigned(t *testing.T, dir string) (certFile, keyFile string) {
 	must(t, os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644))
 	must(t, os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600))
 	return certFile, keyFile
+}
+
+// The queues between nodes are bounded: a node answers at most
+// MaxHandling requests at once (the others are told at once that it is
+// busy), and at most MaxPending messages wait for a subscriber (the others
+// are dropped, and OnError is told).
+func TestQueuesBetweenNodesAreBounded(t *testing.T) {
+	url := embed(t)
+	var mu sync.Mutex
+	var told []error
+	a := joinWith(t, cluster.Options{URL: url, Name: "a", LeaseTTL: ttl, MaxHandling: 3, MaxPending: 10,
+		OnError: func(_ string, err error) { mu.Lock(); told = append(told, err); mu.Unlock() }})
+	b := join(t, url, "b")
+	release := make(chan struct{})
+	must(t, a.Handle("slow", func([]byte) ([]byte, error) { <-release; return []byte("done"), nil }))
+	results := make(chan error, 4)
+	for range 3 {
+		go func() {
+			_, err := b.Request(context.Background(), "a", "slow", nil)
+			results <- err
+		}()
+	}
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	_, err := b.Request(context.Background(), "a", "slow", nil)
+	var re *cluster.RemoteError
+	if !errors.As(err, &re) || re.Message != cluster.ErrBusy.Error() || time.Since(start) > time.Second {
+		t.Errorf("a fourth request to a node answering three: %v after %v", err, time.Since(start))
+	}
+	close(release)
+	for range 3 {
+		if err := <-results; err != nil {
+			t.Errorf("a request answered: %v", err)
+		}
+	}
+
+	stuck := make(chan struct{})
+	must(t, a.Subscribe("frames", func([]byte) { <-stuck }))
+	for range 50 {
+		must(t, b.Publish("a", "frames", []byte("x")))
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		mu.Lock()
+		dropped := slices.ContainsFunc(told, func(err error) bool { return errors.Is(err, cluster.ErrDropped) })
+		mu.Unlock()
+		if dropped {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("50 messages for a stuck subscriber of 10: nothing dropped (told %v)", told)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(stuck)
 }

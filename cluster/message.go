@@ -39,31 +39,32 @@ func address(node, subject string) (string, error) {
 	return subjectPrefix + node + "." + subject, nil
 }
 
-// MaxHandling bounds the requests a node answers at once, all subjects
-// together; past it a request is answered at once with an error saying
-// the node is busy.
-const MaxHandling = 1024
+// DefaultMaxHandling bounds the requests a node answers at once, all
+// subjects together, unless Options.MaxHandling says otherwise; past it a
+// request is answered at once with ErrBusy.
+const DefaultMaxHandling = 1024
 
-// MaxPending bounds the messages (and PendingBytes their bytes) waiting
-// for a subscriber: past them NATS drops messages, and Options.OnError is
-// told (nats.ErrSlowConsumer).
+// DefaultMaxPending bounds the messages (and PendingBytes their bytes)
+// waiting for a subscriber, unless Options.MaxPending says otherwise:
+// past them NATS drops messages, and Options.OnError is told
+// (ErrDropped).
 const (
-	MaxPending   = 65536
-	PendingBytes = 64 << 20
+	DefaultMaxPending = 65536
+	PendingBytes      = 64 << 20
 )
 
-// ErrBusy is a request refused because the node answers MaxHandling
-// already.
+// ErrBusy is a request refused because the node answers as many as it
+// may already.
 var ErrBusy = errors.New("the node is busy; try again")
 
 // ErrDropped is what Options.OnError is told when messages for a
-// subscriber were dropped, MaxPending of them waiting already.
+// subscriber were dropped, as many as may wait waiting already.
 var ErrDropped = nats.ErrSlowConsumer
 
 // Handle answers the requests addressed to this node on a subject with
 // what fn returns; an error from fn reaches the requesting node as a
 // *RemoteError, and so does a panic in fn (this node goes on). Each
-// request runs on its own goroutine, at most MaxHandling at once: requests
+// request runs on its own goroutine, at most Options.MaxHandling at once: requests
 // do not wait for each other (a node that needs its requests in order
 // waits for each answer before sending the next).
 func (n *Node) Handle(subject string, fn func(data []byte) ([]byte, error)) error {
@@ -139,8 +140,8 @@ func (n *Node) Publish(node, subject string, data []byte) error {
 
 // Subscribe calls fn with every message published to this node on a
 // subject, one at a time, in the order each sender sent them. At most
-// MaxPending messages wait for fn; past them some are dropped, and
-// Options.OnError is told.
+// Options.MaxPending messages wait for fn; past them some are dropped,
+// and Options.OnError is told.
 func (n *Node) Subscribe(subject string, fn func(data []byte)) error {
 	subj, err := address(n.name, subject)
 	if err != nil {
@@ -154,7 +155,7 @@ func (n *Node) Subscribe(subject string, fn func(data []byte)) error {
 	}
 	// Messages are not dropped because fn was slow for a moment, but a
 	// handler that falls far behind does not hold memory without bound.
-	if err := sub.SetPendingLimits(MaxPending, PendingBytes); err != nil {
+	if err := sub.SetPendingLimits(n.maxPending, PendingBytes); err != nil {
 		return err
 	}
 	return n.known()

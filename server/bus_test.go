@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/tabulagames/tabula/cluster"
 	"github.com/tabulagames/tabula/store/storetest"
 )
 
@@ -86,5 +87,29 @@ func TestForwardedRequestsAreGuarded(t *testing.T) {
 		if ans.Status != c.status || seen != "192.0.2.7" {
 			t.Errorf("%s: status %d, client %q", c.path, ans.Status, seen)
 		}
+	}
+}
+
+// When the bus drops frames for this node's clients (their node fell far
+// behind), those clients are disconnected, to reconnect and be sent what
+// they missed rather than go on without it.
+func TestDroppedFramesDisconnectTheirClients(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	s := newSession(nil, -1)
+	ts.srv.relays = map[string]*session{"x": s}
+	ts.srv.BusError("tabula.node.b.command", cluster.ErrBusy)
+	select {
+	case <-s.done:
+		t.Fatal("a refused request disconnected a relayed client")
+	default:
+	}
+	ts.srv.BusError("tabula.node.b.frames", cluster.ErrDropped)
+	select {
+	case <-s.done:
+		if !strings.Contains(s.reason, "reconnect") {
+			t.Errorf("the client is told %q", s.reason)
+		}
+	default:
+		t.Fatal("a client whose frames were dropped stays connected")
 	}
 }
