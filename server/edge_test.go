@@ -103,6 +103,27 @@ func TestWebSocketDeadlines(t *testing.T) {
 	}
 }
 
+// A WebSocket whose client never answers a ping (a machine gone, or a
+// client that reads nothing) is closed within the ping's time.
+func TestSilentWebSocketIsClosed(t *testing.T) {
+	ts := newTestServer(t, Options{Limits: Limits{PingEvery: 200 * time.Millisecond, PingTimeout: 300 * time.Millisecond}})
+	tb := ts.newTable("twenty-one", 2, []string{"Ann", "Bob"}, false, true, nil)
+	c, _ := ts.rawWebSocket(tb.ID, q("token", tb.tokens[0]))
+	// The client reads nothing, so it never sees the pings, nor answers.
+	deadline := time.Now().Add(5 * time.Second)
+	// (Its place is taken before the handshake is answered.)
+	if ts.srv.sockets.count("127.0.0.1") == 0 {
+		t.Fatal("the WebSocket is not counted")
+	}
+	for ts.srv.sockets.count("127.0.0.1") > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("a WebSocket that answers no ping is still open after 5 s (pings every 200 ms, 300 ms to answer)")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.Close()
+}
+
 // trickleUntilClosed writes a byte every step until a write fails (the
 // server closed the connection), within d.
 func trickleUntilClosed(c net.Conn, d, step time.Duration) bool {
