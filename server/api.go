@@ -109,39 +109,48 @@ type boardMsg struct {
 	Drawing json.RawMessage `json:"drawing"`
 }
 
-func (srv *Server) getGame(w http.ResponseWriter, req *http.Request) {
+// libraryGame finds the library game of the path, compiled (a saved one
+// through the cache), unless lacks says what it lacks; it answers
+// failures itself.
+func (srv *Server) libraryGame(w http.ResponseWriter, req *http.Request, lacks func(*libEntry) string) (*libEntry, *compiled, bool) {
 	e, ok := srv.library.get(req.PathValue("id"))
 	if !ok {
 		writeError(w, http.StatusNotFound, "no game %q", req.PathValue("id"))
-		return
+		return nil, nil, false
+	}
+	if why := lacks(e); why != "" {
+		writeError(w, http.StatusNotFound, "game %q %s", req.PathValue("id"), why)
+		return nil, nil, false
 	}
 	c, err := srv.library.compiled(req.Context(), e)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, "the game does not load: %v", err)
-		return
+		return nil, nil, false
 	}
-	writeJSON(w, http.StatusOK, boardMsg{Info: e.info, Drawing: c.drawing})
+	return e, c, true
+}
+
+func (srv *Server) getGame(w http.ResponseWriter, req *http.Request) {
+	e, c, ok := srv.libraryGame(w, req, func(*libEntry) string { return "" })
+	if ok {
+		writeJSON(w, http.StatusOK, boardMsg{Info: e.info, Drawing: c.drawing})
+	}
 }
 
 // gamePreview answers a library game's picture, which the lobby shows
 // beside it.
 func (srv *Server) gamePreview(w http.ResponseWriter, req *http.Request) {
-	e, ok := srv.library.get(req.PathValue("id"))
+	_, c, ok := srv.libraryGame(w, req, func(e *libEntry) string {
+		if e.info.Preview == "" {
+			return "has no picture"
+		}
+		return ""
+	})
 	if !ok {
-		writeError(w, http.StatusNotFound, "no game %q", req.PathValue("id"))
 		return
 	}
 	var data []byte
 	media := ""
-	if e.info.Preview == "" {
-		writeError(w, http.StatusNotFound, "game %q has no picture", req.PathValue("id"))
-		return
-	}
-	c, err := srv.library.compiled(req.Context(), e)
-	if err != nil {
-		writeError(w, http.StatusServiceUnavailable, "the game does not load: %v", err)
-		return
-	}
 	if p, ok := c.def.(game.Previewer); ok {
 		data, media = p.Preview()
 	}
