@@ -255,7 +255,7 @@ func (srv *Server) saveGame(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		return
 	}
-	c, list := srv.compile(req.Context(), src, req.URL.Query().Get("game"))
+	c, list := srv.compileSent(req.Context(), src, req.URL.Query().Get("game"))
 	diags := []diag.Diagnostic(list)
 	if diags == nil {
 		diags = []diag.Diagnostic{}
@@ -403,7 +403,7 @@ func (srv *Server) validate(w http.ResponseWriter, req *http.Request) {
 	if err == nil {
 		v.Game = p.Name()
 	}
-	c, list := srv.compile(req.Context(), src, v.Game)
+	c, list := srv.compileSent(req.Context(), src, v.Game)
 	if list != nil {
 		v.Diagnostics = list
 	}

@@ -62,17 +62,24 @@ func (srv *Server) sourceLimits() game.Limits {
 	return game.Limits{File: srv.limits.Upload, Total: srv.limits.Upload, Entries: 200, Ratio: 100}
 }
 
-// compile loads a game from its source with the server's packs (pack ""
-// detects it) and prepares it for sharing. The source's archive is what
-// gets stored. At most Compiles games are compiled at once: the others
-// wait their turn, or give up when ctx ends.
-func (srv *Server) compile(ctx context.Context, src *game.Source, packName string) (*compiled, diag.List) {
+// compileSent compiles a game a client sent (an upload, a validation):
+// at most Compiles at once, all clients together; the others wait their
+// turn, or give up when ctx ends. Games already stored (those of matches
+// and of the library) do not wait behind strangers' files.
+func (srv *Server) compileSent(ctx context.Context, src *game.Source, packName string) (*compiled, diag.List) {
 	select {
 	case srv.compiles <- struct{}{}:
 		defer func() { <-srv.compiles }()
 	case <-ctx.Done():
 		return nil, diag.List{{File: src.Name(), Severity: diag.Error, Message: "the server is busy checking other games; try again"}}
 	}
+	return srv.compile(src, packName)
+}
+
+// compile loads a game from its source with the server's packs (pack ""
+// detects it) and prepares it for sharing. The source's archive is what
+// gets stored.
+func (srv *Server) compile(src *game.Source, packName string) (*compiled, diag.List) {
 	if err := srv.checkDepth(src); err != nil {
 		return nil, diag.List{{File: src.Name(), Severity: diag.Error, Message: err.Error()}}
 	}
@@ -170,7 +177,7 @@ func (c *defCache) get(ctx context.Context, hash, packName string) (*compiled, e
 	if err != nil {
 		return nil, err
 	}
-	x, list := c.srv.compile(ctx, src, packName)
+	x, list := c.srv.compile(src, packName)
 	if x == nil {
 		return nil, errors.New(list.Errors().String())
 	}
@@ -254,12 +261,12 @@ func newLibrary(srv *Server) *library {
 
 func (l *library) load(ctx context.Context, bundled BundledGames, dir string) error {
 	if bundled.FS != nil {
-		if err := l.loadBundled(ctx, bundled); err != nil {
+		if err := l.loadBundled(bundled); err != nil {
 			return err
 		}
 	}
 	if dir != "" {
-		if err := l.loadDir(ctx, dir); err != nil {
+		if err := l.loadDir(dir); err != nil {
 			return err
 		}
 	}
@@ -269,7 +276,7 @@ func (l *library) load(ctx context.Context, bundled BundledGames, dir string) er
 // loadBundled adds every game of the bundled file system, folder by
 // folder (one per pack), the default game first. Files there that are not
 // games on their own (a skirmish's combatants) are skipped.
-func (l *library) loadBundled(ctx context.Context, b BundledGames) error {
+func (l *library) loadBundled(b BundledGames) error {
 	var names []string
 	err := fs.WalkDir(b.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -290,7 +297,7 @@ func (l *library) loadBundled(ctx context.Context, b BundledGames) error {
 		if err != nil {
 			return err
 		}
-		c, list := l.srv.compile(ctx, src, "")
+		c, list := l.srv.compile(src, "")
 		if c == nil {
 			if l.isPart(src) {
 				l.srv.log.Debug("bundled file is not a game on its own", "file", n)
@@ -344,7 +351,7 @@ func boolCmp(a, b bool) int {
 
 // loadDir adds every game file of a folder; those that do not load are
 // logged and skipped.
-func (l *library) loadDir(ctx context.Context, dir string) error {
+func (l *library) loadDir(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -359,7 +366,7 @@ func (l *library) loadDir(ctx context.Context, dir string) error {
 			l.srv.log.Warn("skipping a game file", "file", name, "err", err)
 			continue
 		}
-		c, list := l.srv.compile(ctx, src, "")
+		c, list := l.srv.compile(src, "")
 		if c == nil {
 			if l.anyPackClaims(src) {
 				l.srv.log.Warn("skipping a game file", "file", name, "problems", list.Errors().String())
