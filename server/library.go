@@ -253,7 +253,21 @@ type library struct {
 	order  []string
 	deflt  string
 	stored map[string]bool // game hashes known to be in the store
+	// drafts are the drafts stored in the last day (draftLife), which
+	// count against their authors' quotas.
+	drafts []draftRec
 }
+
+// draftRec is a draft stored for a client.
+type draftRec struct {
+	from string // the hash of the client's address
+	size int64
+	at   time.Time
+}
+
+// draftLife is how long a draft counts against its author's quota, and
+// how long one no match was made on stays in the store.
+const draftLife = 24 * time.Hour
 
 func newLibrary(srv *Server) *library {
 	return &library{srv: srv, byID: map[string]*libEntry{}, stored: map[string]bool{}}
@@ -461,36 +475,19 @@ func (e *errQuota) Error() string { return e.msg }
 // (client) and of the library.
 func (l *library) save(ctx context.Context, c *compiled, name, client string) (e *libEntry, secret string, err error) {
 	from := store.HashSecret(client)
-	size := int64(len(c.data))
 	l.mu.Lock()
-	var mine, all int
-	var mineBytes, allBytes int64
 	for _, id := range l.order {
-		x := l.byID[id]
-		if x.info.Hash == c.hash {
+		if x := l.byID[id]; x.info.Hash == c.hash {
 			l.mu.Unlock()
 			return x, "", nil
 		}
-		if x.info.Source != "saved" {
-			continue
-		}
-		all++
-		allBytes += x.rec.Size
-		if x.rec.Client == from {
-			mine++
-			mineBytes += x.rec.Size
-		}
 	}
+	err = l.fits(from, int64(len(c.data)), true)
 	l.mu.Unlock()
-	lim := l.srv.limits
-	switch {
-	case mine >= lim.SavedGames:
-		return nil, "", &errQuota{fmt.Sprintf("your address keeps %d saved games already, the most one may keep: delete one first", lim.SavedGames)}
-	case mineBytes+size > lim.SavedBytes:
-		return nil, "", &errQuota{fmt.Sprintf("your saved games would take more than %d bytes, the most one address may keep: delete one first", lim.SavedBytes)}
-	case all >= lim.SavedGamesAll || allBytes+size > lim.SavedBytesAll:
-		return nil, "", &errQuota{"the library is full; try again once some saved games have expired"}
+	if err != nil {
+		return nil, "", err
 	}
+	size := int64(len(c.data))
 	if err := l.storeGame(ctx, c); err != nil {
 		return nil, "", err
 	}
@@ -510,6 +507,62 @@ func (l *library) save(ctx context.Context, c *compiled, name, client string) (e
 	e = &libEntry{info: info, rec: se}
 	l.put(e)
 	return e, secret, nil
+}
+
+// fits checks that a game of size bytes (an entry if entry, else a
+// draft) fits the quotas of its saver's address (the hash from) and of
+// the library; the caller holds l.mu. Drafts of the last day count in
+// the bytes.
+func (l *library) fits(from string, size int64, entry bool) error {
+	var mine, all int
+	var mineBytes, allBytes int64
+	for _, id := range l.order {
+		x := l.byID[id]
+		if x.info.Source != "saved" {
+			continue
+		}
+		all++
+		allBytes += x.rec.Size
+		if x.rec.Client == from {
+			mine++
+			mineBytes += x.rec.Size
+		}
+	}
+	for _, d := range l.drafts {
+		allBytes += d.size
+		if d.from == from {
+			mineBytes += d.size
+		}
+	}
+	lim := l.srv.limits
+	switch {
+	case entry && mine >= lim.SavedGames:
+		return &errQuota{fmt.Sprintf("your address keeps %d saved games already, the most one may keep: delete one first", lim.SavedGames)}
+	case mineBytes+size > lim.SavedBytes:
+		return &errQuota{fmt.Sprintf("your saved games and drafts would take more than %d bytes, the most one address may keep: delete a saved game, or wait a day for drafts to go", lim.SavedBytes)}
+	case entry && all >= lim.SavedGamesAll || allBytes+size > lim.SavedBytesAll:
+		return &errQuota{"the library is full; try again once some saved games have expired"}
+	}
+	return nil
+}
+
+// saveDraft stores a draft of a client, within its quota.
+func (l *library) saveDraft(ctx context.Context, c *compiled, client string, now time.Time) error {
+	from := store.HashSecret(client)
+	l.mu.Lock()
+	known := l.stored[c.hash]
+	err := error(nil)
+	if !known {
+		err = l.fits(from, int64(len(c.data)), false)
+	}
+	if err == nil && !known {
+		l.drafts = append(l.drafts, draftRec{from: from, size: int64(len(c.data)), at: now})
+	}
+	l.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return l.storeGame(ctx, c)
 }
 
 // storeGame makes sure a game is in the store.
@@ -601,8 +654,25 @@ func (l *library) drop(ctx context.Context, e *libEntry) error {
 }
 
 // expire deletes the saved games nobody made a match on for SavedExpire
-// (since they were saved, or last used).
+// (since they were saved, or last used), and the drafts (and any game no
+// match or entry refers to) stored more than a day ago.
 func (l *library) expire(ctx context.Context, now time.Time) {
+	// Drafts count for a day; those no match was made on leave then.
+	l.mu.Lock()
+	l.drafts = slices.DeleteFunc(l.drafts, func(d draftRec) bool { return now.Sub(d.at) > draftLife })
+	l.mu.Unlock()
+	gone, err := l.srv.store.DeleteUnusedGames(ctx, now.Add(-draftLife))
+	if err != nil {
+		l.srv.log.Warn("deleting drafts nobody played", "err", err)
+	}
+	l.mu.Lock()
+	for _, h := range gone {
+		delete(l.stored, h)
+	}
+	l.mu.Unlock()
+	for _, h := range gone {
+		l.srv.defs.drop(h)
+	}
 	if l.srv.limits.SavedExpire <= 0 {
 		return
 	}

@@ -14,22 +14,6 @@ import (
 // MaxGameName is the longest name of a saved game, in characters.
 const MaxGameName = 80
 
-// seatName checks and normalises the nickname someone joins a table
-// with: refused if it cannot be shown (usertext.Name says why) or if it
-// reads as the name of someone (or a bot) at the table already.
-func seatName(name string, seats []store.Seat) (string, error) {
-	name, err := usertext.Name(name)
-	if err != nil {
-		return "", err
-	}
-	for _, s := range seats {
-		if s.Name != "" && usertext.LookAlike(s.Name, name) {
-			return "", fmt.Errorf("%q is taken at this table (or one that reads the same); choose another nickname", name)
-		}
-	}
-	return name, nil
-}
-
 // freeBotName is the first of "Bot n", "Bot n+1"… that reads as nobody's
 // name at the table.
 func freeBotName(n int, seats []store.Seat) string {

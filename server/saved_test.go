@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -133,11 +134,11 @@ func TestRestartLoadsNoSavedGame(t *testing.T) {
 	}
 }
 
-// A game saved by a server of schema version 1 (which kept nothing of
+// A game saved by a server of schema version 2 (which kept nothing of
 // what the lobby shows) is listed after the upgrade, loaded once.
-func TestVersion1LibraryStillServes(t *testing.T) {
-	path := t.TempDir() + "/v1.db"
-	copyTestFile(t, "testdata/old-v1.db", path)
+func TestVersion2LibraryStillServes(t *testing.T) {
+	path := t.TempDir() + "/v2.db"
+	copyTestFile(t, "testdata/old-v2.db", path)
 	ts := newTestServer(t, Options{DB: path})
 	var list []GameInfo
 	ts.call("GET", "/api/boards", nil, &list)
@@ -146,7 +147,7 @@ func TestVersion1LibraryStillServes(t *testing.T) {
 		found = found || g.Name == "Saved before" && g.Size == "9 counters" && g.Source == "saved"
 	}
 	if !found {
-		t.Fatalf("the version 1 game is not listed: %+v", list)
+		t.Fatalf("the version 2 game is not listed: %+v", list)
 	}
 	entries, _ := ts.srv.store.Entries(context.Background())
 	if len(entries) != 1 || entries[0].Info == nil || entries[0].Size == 0 {
@@ -226,4 +227,45 @@ func copyTestFile(t *testing.T, from, to string) {
 	data, err := os.ReadFile(from)
 	must(t, err)
 	must(t, os.WriteFile(to, data, 0o644))
+}
+
+// The editor's drafts count against the address's quota of saved bytes
+// for a day, and one no match was made on leaves the store after a day.
+func TestDraftsAreBounded(t *testing.T) {
+	ts := newTestServer(t, Options{Limits: Limits{SavedBytes: 350}})
+	draft := func(i int) (int, string, string) {
+		var d struct {
+			Draft string `json:"draft"`
+		}
+		body := fmt.Sprintf(`{"game": "nim", "name": "Draft %d", "description": "%s", "pile": %d, "take": 2}`, i, strings.Repeat("x", 60), 5+i)
+		st, out := ts.raw("POST", "/api/drafts?name=d.json", body, nil)
+		json.Unmarshal(out, &d)
+		return st, string(out), d.Draft
+	}
+	st, _, played := draft(1)
+	if st != http.StatusCreated {
+		t.Fatalf("a first draft: %d", st)
+	}
+	st, _, unplayed := draft(2)
+	if st != http.StatusCreated {
+		t.Fatalf("a second draft: %d", st)
+	}
+	if st, out, _ := draft(3); st != http.StatusInsufficientStorage || !strings.Contains(out, "350 bytes") {
+		t.Errorf("a third draft past the address's bytes: %d %s", st, out)
+	}
+	if st := ts.call("POST", "/api/matches", map[string]any{"draft": played}, nil); st != http.StatusCreated {
+		t.Fatalf("a match of a draft: %d", st)
+	}
+	// A day later: the draft played stays (its match plays on it), the
+	// other is gone, and the address may make drafts again.
+	ts.srv.library.expire(context.Background(), time.Now().Add(25*time.Hour))
+	if _, err := ts.srv.store.Game(context.Background(), played); err != nil {
+		t.Errorf("the draft a match was made on: %v", err)
+	}
+	if _, err := ts.srv.store.Game(context.Background(), unplayed); err == nil {
+		t.Error("the draft nobody played stays in the store after a day")
+	}
+	if st, out, _ := draft(3); st != http.StatusCreated {
+		t.Errorf("a draft a day later: %d %s", st, out)
+	}
 }

@@ -249,6 +249,7 @@ type Server struct {
 	sockets  *holdLimit
 	bots     chan struct{} // a place for each bot thinking at once
 	compiles chan struct{} // a place for each game file checked at once
+	chats    *rateLimit    // chat messages by address, across connections
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -326,6 +327,7 @@ func New(opts Options) (*Server, error) {
 	srv.bots = make(chan struct{}, srv.limits.BotThreads)
 	srv.compiles = make(chan struct{}, srv.limits.Compiles)
 	srv.defs = newDefCache(srv, srv.limits.GameCache)
+	srv.chats = newRateLimit(chatPerMinute, 0)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {
 		if err := srv.joinCluster(); err != nil {
@@ -563,6 +565,7 @@ func (srv *Server) janitor() {
 			srv.evictIdle(now)
 			srv.creates.prune(now)
 			srv.uploads.prune(now)
+			srv.chats.prune(now)
 			if now.Sub(lastExpire) > time.Hour {
 				lastExpire = now
 				srv.library.expire(srv.ctx, now)

@@ -25,9 +25,9 @@ func TestNicknamesAreCheckedAtTheEdge(t *testing.T) {
 		{"Eve\uE002", "private-use"},                   // the party log's marks
 		{"Eve\x07", "control"},                         // control characters
 		{"\u200b\u200b", "empty"},                      // nothing visible
-		{"ANN", "taken"},                               // the same name, in capitals
-		{"\u0410nn", "taken"},                          // a Cyrillic A: reads as Ann
-		{"A\u200bnn", "taken"},                         // a zero-width space inside
+		{"ANN", "reads like"},                          // the same name, in capitals
+		{"\u0410nn", "reads like"},                     // a Cyrillic A: reads as Ann
+		{"A\u200bnn", "reads like"},                    // a zero-width space inside
 		{strings.Repeat("x", 40), "at most"},           // too long
 		{"e\u0301\u0301\u0301\u0301\u0301", "accents"}, // a pile of accents
 	} {
