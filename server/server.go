@@ -155,6 +155,8 @@ type Limits struct {
 	ConnsPerAddr   int
 	Conns          int
 	SocketsPerAddr int
+	// Simulation bounds the simulations the editor asks for.
+	Simulation SimLimits
 }
 
 // DefaultLimits are the limits of a server started without any.
@@ -227,6 +229,7 @@ func (l Limits) withDefaults() Limits {
 	if l.SavedExpire != 0 {
 		d.SavedExpire = l.SavedExpire
 	}
+	d.Simulation = l.Simulation.withDefaults()
 	return d
 }
 
@@ -250,6 +253,7 @@ type Server struct {
 	bots     chan struct{} // a place for each bot thinking at once
 	compiles chan struct{} // a place for each game file checked at once
 	chats    *rateLimit    // chat messages by address, across connections
+	balance  *balancer
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -328,6 +332,7 @@ func New(opts Options) (*Server, error) {
 	srv.compiles = make(chan struct{}, srv.limits.Compiles)
 	srv.defs = newDefCache(srv, srv.limits.GameCache)
 	srv.chats = newRateLimit(chatPerMinute, 0)
+	srv.balance = newBalancer(srv.limits.Simulation, srv.metrics)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {
 		if err := srv.joinCluster(); err != nil {
