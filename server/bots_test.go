@@ -47,8 +47,8 @@ func TestBotsThinkWithinTheirThreads(t *testing.T) {
 	c.think = 5 * time.Millisecond
 	ts := newTestServer(t, Options{Bots: c.bot, BotLevels: []string{"deep"}, Limits: Limits{BotThreads: 1}})
 	var tables []*table
-	for range 10 {
-		tb := ts.newTable("sixty", 2, nil, false, false, nil)
+	for range 8 {
+		tb := ts.newTable("twenty-one", 2, nil, false, false, nil)
 		ts.call("POST", "/api/matches/"+tb.ID+"/bots", map[string]any{"owner": tb.Owner, "level": "deep"}, nil)
 		ts.call("POST", "/api/matches/"+tb.ID+"/start", map[string]any{"owner": tb.Owner}, nil)
 		tables = append(tables, tb)
