@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/tabulagames/tabula/bot"
@@ -20,6 +20,7 @@ import (
 // once.
 type thinkers struct {
 	now, most atomic.Int32
+	decisions atomic.Int32
 	think     time.Duration
 }
 
@@ -35,44 +36,57 @@ func (c *thinkers) bot(m game.Match, seat int, level string, r *rng.Stream, budg
 	for end := time.Now().Add(c.think); time.Now().Before(end); {
 	}
 	c.now.Add(-1)
+	c.decisions.Add(1)
 	legal := m.Legal(seat)
 	return legal[len(legal)-1].Data, true
 }
 
 // Bots of every match together think on at most BotThreads threads, so
-// that a person's command never waits behind them. (With 30 all-bot
-// matches of the strongest bots, a person's command once waited 2.3 s.)
+// that a person's command never waits behind them: bots that think on a
+// copy of their match (a lane game) and those that think in it (Nim,
+// which cannot be copied). (With 30 all-bot matches of the strongest
+// bots, a person's command once waited 2.3 s.)
 func TestBotsThinkWithinTheirThreads(t *testing.T) {
-	var c thinkers
-	c.think = 5 * time.Millisecond
-	ts := newTestServer(t, Options{Bots: c.bot, BotLevels: []string{"deep"}, Limits: Limits{BotThreads: 1}})
-	var tables []*table
-	for range 8 {
-		tb := ts.newTable("twenty-one", 2, nil, false, false, nil)
-		ts.call("POST", "/api/matches/"+tb.ID+"/bots", map[string]any{"owner": tb.Owner, "level": "deep"}, nil)
-		ts.call("POST", "/api/matches/"+tb.ID+"/start", map[string]any{"owner": tb.Owner}, nil)
-		tables = append(tables, tb)
-	}
-	// Meanwhile a person plays.
-	people := ts.newTable("twenty-one", 2, []string{"Ann", "Bob"}, false, true, nil)
-	ann := ts.dial(people.ID, q("token", people.tokens[0]))
-	ann.waitFor("Ann's turn", func(s stateIn) bool { return len(s.Legal) > 0 })
-	if r := ann.command(ann.last.Legal[0].Data); r["type"] != "ack" {
-		t.Fatalf("Ann's command: %v", r)
-	}
-	var wg sync.WaitGroup
-	for _, tb := range tables {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ts.waitStatus(tb.ID, q("owner", tb.Owner), "finished")
-		}()
-	}
-	wg.Wait()
-	if most := c.most.Load(); most != 1 {
-		t.Errorf("%d bots thought at once, with one thread for bots", most)
+	for _, board := range []string{"drone-lanes", "twenty-one"} {
+		t.Run(board, func(t *testing.T) {
+			c := &thinkers{think: 5 * time.Millisecond}
+			ts := newTestServer(t, Options{Packs: append(allPacks(), gametest.NewNim()), Bundled: BundledGames{FS: botGames},
+				Bots: c.bot, BotLevels: []string{"deep"}, Limits: Limits{BotThreads: 1}})
+			for range 8 {
+				tb := ts.newTable(board, 2, nil, false, false, nil)
+				ts.call("POST", "/api/matches/"+tb.ID+"/bots", map[string]any{"owner": tb.Owner, "level": "deep"}, nil)
+				ts.call("POST", "/api/matches/"+tb.ID+"/start", map[string]any{"owner": tb.Owner}, nil)
+			}
+			// Meanwhile a person plays.
+			people := ts.newTable("twenty-one", 2, []string{"Ann", "Bob"}, false, true, nil)
+			ann := ts.dial(people.ID, q("token", people.tokens[0]))
+			ann.waitFor("Ann's turn", func(s stateIn) bool { return len(s.Legal) > 0 })
+			if r := ann.command(ann.last.Legal[0].Data); r["type"] != "ack" {
+				t.Fatalf("Ann's command: %v", r)
+			}
+			for deadline := time.Now().Add(20 * time.Second); c.decisions.Load() < 40; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("only %d bot decisions in 20 s", c.decisions.Load())
+				}
+			}
+			if most := c.most.Load(); most != 1 {
+				t.Errorf("%d bots thought at once, with one thread for bots", most)
+			}
+		})
 	}
 }
+
+// botGames are the bundled games of the bots' tests: a lane game (whose
+// matches are copied for bots to think on) and Nim (whose are not).
+var botGames = func() fstest.MapFS {
+	fs := fstest.MapFS{"nim/twenty-one.json": nimGames["nim/twenty-one.json"]}
+	data, err := examples.Games.ReadFile("lanes/drone-lanes.json")
+	if err != nil {
+		panic(err)
+	}
+	fs["lanes/drone-lanes.json"] = &fstest.MapFile{Data: data}
+	return fs
+}()
 
 // BenchmarkCommandBesideBots measures a person's command (sent, played,
 // stored, acknowledged) while 30 all-bot matches of the strongest bots
