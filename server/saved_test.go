@@ -43,6 +43,9 @@ func liveHeap() int64 {
 // then deleting them all, once took the live heap from 17 MB to 409 MB,
 // never given back.)
 func TestSavedGamesLeaveMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a measure of memory, not of goroutines meeting: it runs without -short")
+	}
 	// Eight games of 1 MB: eight times 10 MB if they stayed. The
 	// scenario that once took the heap to 409 MB, forty games of 2 MB,
 	// takes minutes: TABULA_SAVES=40 runs it.
