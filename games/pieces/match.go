@@ -248,10 +248,15 @@ func (m *Match) moveText(mv move) string {
 	d := m.def
 	n := mv.piece%d.Pieces + 1
 	var t string
-	if mv.enter {
-		t = fmt.Sprintf("Bring piece %d out to %s", n, d.Spaces[mv.to].ID)
-	} else {
-		t = fmt.Sprintf("Move piece %d from %s to %s", n, d.Spaces[mv.from].ID, d.Spaces[mv.to].ID)
+	switch {
+	case mv.enter:
+		t = fmt.Sprintf("Piece %d: out onto %s", n, d.spaceName(mv.to))
+	case d.geo[mv.piece/d.Pieces].goal[mv.to] && !d.geo[mv.piece/d.Pieces].goal[mv.from]:
+		t = fmt.Sprintf("Piece %d: %s home, to %s", n, steps(m.s.Roll), d.spaceName(mv.to))
+	case d.Engine == Trouble:
+		t = fmt.Sprintf("Piece %d: %s along the track, to %s", n, steps(m.s.Roll), d.spaceName(mv.to))
+	default:
+		t = fmt.Sprintf("Piece %d: %s, to %s", n, steps(m.s.Roll), d.spaceName(mv.to))
 	}
 	if mv.captures > 0 {
 		var who []string
@@ -261,10 +266,13 @@ func (m *Match) moveText(mv move) string {
 				who = append(who, m.pieceName(q))
 			}
 		}
-		t += " (sends " + strings.Join(who, " and ") + " back)"
+		t += ", sending " + strings.Join(who, " and ") + " back to the start"
 	}
 	return t
 }
+
+// steps says a number of steps: "1 step", "6 steps".
+func steps(n int) string { return plural(n, "step") }
 
 // Hash is the engine's state hash.
 func (m *Match) Hash() string { return m.e.Hash() }
