@@ -3,7 +3,6 @@ package skirmish
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tabulagames/tabula/game"
@@ -92,21 +91,21 @@ func (m *Match) Legal(seat int) []game.Command {
 		}
 		for _, t := range g.Fighters {
 			if t != f && t.Alive && Distance(f.Pos, t.Pos) <= SquareFeet {
-				add(Command{Do: "shove", Who: f.Key, Target: t.Key}, fmt.Sprintf("Shove the %s 5 ft away (athletics against its athletics or acrobatics)", t.Key))
+				add(Command{Do: "shove", Who: f.Key, Target: t.Key}, fmt.Sprintf("Shove %s 5 ft away (athletics against its athletics or acrobatics)", t.Name))
 			}
 		}
-		add(Command{Do: "dodge", Who: f.Key}, "Dodge: attacks against the "+f.Key+" have disadvantage until its next turn")
+		add(Command{Do: "dodge", Who: f.Key}, "Dodge: attacks against "+f.Name+" have disadvantage until its next turn")
 		add(Command{Do: "disengage", Who: f.Key}, "Disengage: move without provoking opportunity attacks this turn")
 		add(Command{Do: "dash", Who: f.Key}, fmt.Sprintf("Dash: %d ft more movement this turn", f.Speed.Score()))
 	}
 	for _, r := range g.reachable(f) {
-		add(Command{Do: "move", Who: f.Key, To: &r.At}, moveText(r))
+		add(Command{Do: "move", Who: f.Key, To: &r.At}, g.moveText(f, r))
 	}
-	add(Command{Do: "end", Who: f.Key}, "End the "+f.Key+"'s turn")
+	add(Command{Do: "end", Who: f.Key}, "End "+f.Name+"'s turn")
 	return out
 }
 
-// attackText says what an attack would be: "Attack the goblin with the
+// attackText says what an attack would be: "Attack Goblin 1 with the
 // shortbow (+5 to hit, 1d6+3 piercing)", with advantage or disadvantage.
 func (g *State) attackText(f, t *Combatant, w *Weapon) string {
 	x := g.aim(f, t, w, false, false)
@@ -126,22 +125,68 @@ func (g *State) attackText(f, t *Combatant, w *Weapon) string {
 		}
 		dmg = append(dmg, s+" "+comp.Type)
 	}
-	return fmt.Sprintf("Attack the %s with the %s (%s, %s)", t.Key, w.Name, roll, strings.Join(dmg, " + "))
+	return fmt.Sprintf("Attack %s with the %s (%s, %s)", t.Name, w.Name, roll, strings.Join(dmg, " + "))
 }
 
-// moveText says where a move goes, and what it provokes: "Move to (3,4),
-// provoking an opportunity attack from the goblin".
-func moveText(r Reach) string {
-	s := "Move to " + r.At.String() + " (" + strconv.Itoa(r.Feet) + " ft)"
+// moveText says where a move goes, from where the combatant stands, in
+// feet and compass directions (north is up the map), with the enemies it
+// ends next to and what it provokes: "Move 10 ft north and 5 ft east,
+// next to Goblin 1, provoking an opportunity attack from Goblin 2". A way
+// round walls or creatures longer than the straight line says how long.
+func (g *State) moveText(f *Combatant, r Reach) string {
+	dx, dy := r.At[0]-f.Pos[0], r.At[1]-f.Pos[1]
+	s := "Move " + direction(dx, dy)
+	if straight := max(abs(dx), abs(dy)) * SquareFeet; r.Feet > straight {
+		s += fmt.Sprintf(" (%d ft round the way)", r.Feet)
+	}
+	var near []string
+	for _, e := range g.Fighters {
+		if e != f && e.Alive && e.Side != f.Side && Distance(r.At, e.Pos) <= SquareFeet {
+			near = append(near, e.Name)
+		}
+	}
+	if len(near) > 0 {
+		s += ", next to " + joinAnd(near)
+	}
 	if len(r.Provokes) == 0 {
 		return s
 	}
 	names := make([]string, len(r.Provokes))
 	for i, k := range r.Provokes {
-		names[i] = "the " + k
+		names[i] = k
+		if p := g.ByKey(k); p != nil {
+			names[i] = p.Name
+		}
 	}
 	if len(names) == 1 {
 		return s + ", provoking an opportunity attack from " + names[0]
 	}
 	return s + ", provoking opportunity attacks from " + joinAnd(names)
+}
+
+// direction says a move of dx squares east and dy squares south in feet
+// and compass directions: "10 ft north", "5 ft south-west", "10 ft north
+// and 5 ft east".
+func direction(dx, dy int) string {
+	ns, ew := "south", "east"
+	if dy < 0 {
+		ns = "north"
+	}
+	if dx < 0 {
+		ew = "west"
+	}
+	x, y := abs(dx)*SquareFeet, abs(dy)*SquareFeet
+	switch {
+	case x == 0 && y == 0:
+		return "nowhere"
+	case x == 0:
+		return fmt.Sprintf("%d ft %s", y, ns)
+	case y == 0:
+		return fmt.Sprintf("%d ft %s", x, ew)
+	case x == y:
+		return fmt.Sprintf("%d ft %s-%s", x, ns, ew)
+	case y > x:
+		return fmt.Sprintf("%d ft %s and %d ft %s", y, ns, x, ew)
+	}
+	return fmt.Sprintf("%d ft %s and %d ft %s", x, ew, y, ns)
 }
