@@ -72,8 +72,8 @@ func isAcronym(word string) bool {
 // WordKey reports whether a view's member of that name holds what players
 // read, by the convention every pack's views keep: text, name, title,
 // label, prompt, reason, description, options, howToPlay, and names
-// ending in Text, Name, Title, Label, Reason or Words ("stateText",
-// "deckName"). The page shows those as they are; every other string of a
+// ending in Text, Texts, Name, Title, Label, Reason or Words ("stateText",
+// "deckName", "effectTexts"). The page shows those as they are; every other string of a
 // view (an id, a kind, a state) is data, and shown only through words the
 // view gives for it. Tests check that no internal id reaches these.
 func WordKey(key string) bool {
@@ -81,7 +81,7 @@ func WordKey(key string) bool {
 	case "text", "name", "title", "label", "prompt", "reason", "description", "options", "howToPlay", "words":
 		return true
 	}
-	for _, suffix := range []string{"Text", "Name", "Title", "Label", "Reason", "Words"} {
+	for _, suffix := range []string{"Text", "Texts", "Name", "Title", "Label", "Reason", "Words"} {
 		if strings.HasSuffix(key, suffix) && len(key) > len(suffix) {
 			return true
 		}

@@ -315,7 +315,7 @@ class Editor {
       this.boardEl.replaceChildren(h("p", { class: "hint" }, "No spaces yet."));
       return;
     }
-    const view = new BoardView(drawing, []);
+    const view = new BoardView(drawing, [], { designer: true });
     this.boardEl.replaceChildren(view.el);
     this.partyDragging(view);
     for (const g of view.el.querySelectorAll(".space")) {
