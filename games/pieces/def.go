@@ -18,6 +18,8 @@ type Definition struct {
 	Engine      string
 	Name        string
 	Description string
+	// HowToPlay tells players how the game is played, if the file says.
+	HowToPlay string
 	// MinPlayers and MaxPlayers bound the seats; seat i plays the board's
 	// player i+1 (its start offset, zones and colour).
 	MinPlayers, MaxPlayers int
@@ -170,7 +172,7 @@ const DefaultMaxRounds = 1000
 
 // Info describes the game for the lobby and the command line.
 func (d *Definition) Info() game.Info {
-	return game.Info{Pack: "pieces", Name: d.Name, Description: d.Description, MinPlayers: d.MinPlayers, MaxPlayers: d.MaxPlayers,
+	return game.Info{Pack: "pieces", Name: d.Name, Description: d.Description, HowToPlay: d.HowToPlay, MinPlayers: d.MinPlayers, MaxPlayers: d.MaxPlayers,
 		DefaultMaxRounds: DefaultMaxRounds, Size: fmt.Sprintf("%d spaces, %d pieces each", len(d.Spaces), d.Pieces)}
 }
 

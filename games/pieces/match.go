@@ -400,3 +400,39 @@ func (m *Match) Tally() []game.Tally {
 	}
 	return out
 }
+
+// Standings rank the players (game.Ranker): those with every piece home
+// in the order they finished, then by the pieces they have home and on
+// their way; with those counts and the pieces still waiting.
+func (m *Match) Standings() game.Standings {
+	v := m.view(game.Spectator)
+	key := func(seat int) (int, int, int) {
+		p := v.Players[seat]
+		place := p.Place
+		if place == 0 {
+			place = len(v.Players) + 1
+		}
+		return place, p.Home, p.Out
+	}
+	st := game.Rank(len(v.Players), func(a, b int) int {
+		pa, ha, oa := key(a)
+		pb, hb, ob := key(b)
+		switch {
+		case pa != pb:
+			return pa - pb
+		case ha != hb:
+			return hb - ha
+		}
+		return ob - oa
+	}, func(seat int) []string {
+		p := v.Players[seat]
+		return []string{strconv.Itoa(p.Home), strconv.Itoa(p.Out), strconv.Itoa(p.AtStart)}
+	}, func(seat int) string {
+		if p := v.Players[seat].Place; p > 0 {
+			return "every piece home, " + game.Ordinal(p)
+		}
+		return ""
+	})
+	st.Figures = []string{"pieces home", "on the way", "waiting"}
+	return st
+}
