@@ -301,7 +301,7 @@ class Editor {
     if (this.kind === "rulebook") {
       const tiles = this.doc.board?.tiles || [];
       if (!this.board) {
-        this.board = new TileBoardView(tiles, { selected: this.selected, onPick: (id) => this.select(id), onMove: () => this.changed(false) });
+        this.board = new TileBoardView(tiles, { designer: true, selected: this.selected, onPick: (id) => this.select(id), onMove: () => this.changed(false) });
         this.boardEl.replaceChildren(this.board.el);
       } else {
         this.board.setTiles(tiles);
