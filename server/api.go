@@ -705,6 +705,8 @@ type Replay struct {
 	Commands []ReplayCommand `json:"commands"`
 	Entries  []game.Entry    `json:"entries"`
 	Final    any             `json:"final"`
+	// Standings rank the seats of a finished match (its end screen).
+	Standings *game.Standings `json:"standings,omitempty"`
 }
 
 // ReplayCommand is one stored command.
@@ -723,11 +725,15 @@ func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
 			return errNoRight
 		}
 		rp = Replay{Match: r.summary(), Players: r.names(), Commands: []ReplayCommand{}, Entries: []game.Entry{}}
+		over = r.rec.Status == store.Finished
 		if r.m != nil {
 			rp.Entries = r.m.Log(game.Spectator, 0)
 			rp.Final = r.m.View(game.Spectator)
+			if over {
+				st := game.StandingsOf(r.m, len(r.names()))
+				rp.Standings = &st
+			}
 		}
-		over = r.rec.Status == store.Finished
 		if over {
 			rp.Seed = strconv.FormatUint(r.rec.Seed, 10)
 		}
@@ -755,6 +761,8 @@ type ReplayStep struct {
 	View     any          `json:"view"`
 	Entries  []game.Entry `json:"entries"`
 	Hash     string       `json:"hash"`
+	// Standings rank the seats at the last step, where the match ended.
+	Standings *game.Standings `json:"standings,omitempty"`
 }
 
 // replayStep replays a finished match up to command N, for the replay
@@ -799,8 +807,12 @@ func (srv *Server) replayStep(w http.ResponseWriter, req *http.Request, r *room)
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator),
-		Entries: m.Log(game.Spectator, max(from, 0)), Hash: m.Hash()})
+	step := ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator), Entries: m.Log(game.Spectator, max(from, 0)), Hash: m.Hash()}
+	if m.Outcome().Over {
+		st := game.StandingsOf(m, len(setup.Players))
+		step.Standings = &st
+	}
+	writeJSON(w, http.StatusOK, step)
 }
 
 // rematch makes (once) the match's rematch: the same game, the same

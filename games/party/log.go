@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/game"
@@ -68,27 +69,34 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 		name = s.Players[ev.Player].Name
 		e.Subject = name
 	}
-	loc, locID := "", ""
+	loc := ""
 	if ev.Location != engine.NoLocation {
 		sp := &m.def.Board.Spaces[ev.Location]
-		e.At, loc, locID = sp.ID, spaceTitle(sp), spaceLabel(sp)
+		e.At, loc = sp.ID, spaceTitle(sp)
 	}
-	switch ev.Type {
-	case evExit, evEnter, evLand, evBlocked, evTeleported:
-		// The text names the space as players call it; the details as
-		// board files and scenario files do, with its id ("Bob enters
-		// Start (1)"), so that scenarios written so keep finding their
-		// lines.
-		e = m.eventText(e, ev, name, locID)
-		if e.Detail = e.Text; locID != loc {
-			e = m.eventText(e, ev, name, loc)
-		} else {
-			e.Detail = ""
-		}
+	return m.eventText(e, ev, name, loc), ev.Type != evTurnEnd
+}
+
+// withID tells a walk's entry as board files and scenario files name
+// spaces, with their ids ("Bob enters Start (1)"), if it names one: the
+// line scenarios written so look for. ok is false for other entries.
+func (m *Match) withID(e *game.Entry) (string, bool) {
+	switch e.Type {
+	case eventNames[evExit], eventNames[evEnter], eventNames[evLand], eventNames[evBlocked], eventNames[evTeleported]:
 	default:
-		e = m.eventText(e, ev, name, loc)
+		return "", false
 	}
-	return e, ev.Type != evTurnEnd
+	i, ok := m.def.byID[e.At]
+	if !ok || e.Kind != engine.RecEvent.String() {
+		return "", false
+	}
+	sp := &m.def.Board.Spaces[i]
+	title, label := spaceTitle(sp), spaceLabel(sp)
+	at := strings.LastIndex(e.Text, title)
+	if title == label || at < 0 {
+		return "", false
+	}
+	return e.Text[:at] + label + e.Text[at+len(title):], true
 }
 
 // eventText fills in an event's text, naming its player and its space
@@ -242,6 +250,9 @@ func effectWords(kind string, turns int) string {
 // statLabel names a stat for players: its name as the board writes it,
 // in words ("drinks", "drink count" for drinkCount).
 func statLabel(stat string) string {
+	if !strings.ContainsFunc(stat, func(r rune) bool { return !unicode.IsLower(r) && r != ' ' }) {
+		return stat // already words: drinks
+	}
 	words := strings.Fields(game.Readable(stat))
 	for i, w := range words {
 		if strings.ToUpper(w) != w || len(w) < 2 { // keep acronyms: HP

@@ -514,6 +514,9 @@ func (m *Match) Outcome() game.Outcome {
 // ("reached Finish (11)"), since it is part of the state hash of stored
 // matches: this names the space as players call it ("reached Finish").
 func (m *Match) reasonWords(reason string) string {
+	if reason == "" {
+		return ""
+	}
 	if rest, ok := strings.CutPrefix(reason, "reached "); ok {
 		for i := range m.def.Board.Spaces {
 			if sp := &m.def.Board.Spaces[i]; rest == spaceLabel(sp) {
@@ -521,12 +524,11 @@ func (m *Match) reasonWords(reason string) string {
 			}
 		}
 	}
-	var n int
-	if _, err := fmt.Sscanf(reason, "stopped at the round cap (%d)", &n); err == nil {
-		return fmt.Sprintf("the round limit of %d was reached", n)
+	if n, ok := strings.CutPrefix(reason, "stopped at the round cap ("); ok && strings.HasSuffix(n, ")") {
+		return "the round limit of " + strings.TrimSuffix(n, ")") + " was reached"
 	}
-	if _, err := fmt.Sscanf(reason, "the turn limit (%d) was reached", &n); err == nil {
-		return fmt.Sprintf("the turn limit of %d was reached", n)
+	if n, ok := strings.CutPrefix(reason, "the turn limit ("); ok && strings.HasSuffix(n, ") was reached") {
+		return "the turn limit of " + strings.TrimSuffix(n, ") was reached") + " was reached"
 	}
 	return reason
 }

@@ -1,8 +1,8 @@
 package party
 
 import (
-	"maps"
 	"slices"
+	"strings"
 
 	"github.com/tabulagames/tabula/engine"
 )
@@ -128,12 +128,13 @@ func (m *Match) view(seat int) View {
 	}
 	for _, p := range s.Players {
 		stats := make(map[string]float64, len(p.Stats))
-		list := make([]StatView, 0, len(p.Stats))
-		for _, k := range slices.Sorted(maps.Keys(p.Stats)) {
-			stats[k] = p.Stats[k].Display
-			list = append(list, StatView{Stat: k, Label: statLabel(k), Value: p.Stats[k].Display})
+		var list []StatView // in the order of the stats' names
+		for k, st := range p.Stats {
+			stats[k] = st.Display
+			list = append(list, StatView{Stat: k, Label: statLabel(k), Value: st.Display})
 		}
-		effects := make([]string, 0, len(p.Effects))
+		slices.SortFunc(list, func(a, b StatView) int { return strings.Compare(a.Stat, b.Stat) })
+		var effects []string
 		for _, e := range p.Effects {
 			effects = append(effects, effectWords(e.Kind, e.Left))
 		}
