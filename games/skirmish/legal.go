@@ -3,6 +3,7 @@ package skirmish
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tabulagames/tabula/game"
@@ -134,40 +135,63 @@ func (g *State) attackText(f, t *Combatant, w *Weapon) string {
 // next to Goblin 1, provoking an opportunity attack from Goblin 2". A way
 // round walls or creatures longer than the straight line says how long.
 func (g *State) moveText(f *Combatant, r Reach) string {
+	// Legal lists a move for every square in reach, and searching bots
+	// ask for Legal very often: one builder, no slice of names.
+	var b strings.Builder
+	b.Grow(64)
+	b.WriteString("Move ")
 	dx, dy := r.At[0]-f.Pos[0], r.At[1]-f.Pos[1]
-	s := "Move " + direction(dx, dy)
+	writeDirection(&b, dx, dy)
 	if straight := max(abs(dx), abs(dy)) * SquareFeet; r.Feet > straight {
-		s += fmt.Sprintf(" (%d ft round the way)", r.Feet)
+		b.WriteString(" (")
+		b.WriteString(strconv.Itoa(r.Feet))
+		b.WriteString(" ft round the way)")
 	}
-	var near []string
+	near := 0
 	for _, e := range g.Fighters {
 		if e != f && e.Alive && e.Side != f.Side && Distance(r.At, e.Pos) <= SquareFeet {
-			near = append(near, e.Name)
+			near++
 		}
 	}
-	if len(near) > 0 {
-		s += ", next to " + joinAnd(near)
+	seen := 0
+	for _, e := range g.Fighters {
+		if e != f && e.Alive && e.Side != f.Side && Distance(r.At, e.Pos) <= SquareFeet {
+			writeListed(&b, ", next to ", seen, near, e.Name)
+			seen++
+		}
 	}
-	if len(r.Provokes) == 0 {
-		return s
-	}
-	names := make([]string, len(r.Provokes))
 	for i, k := range r.Provokes {
-		names[i] = k
+		name := k
 		if p := g.ByKey(k); p != nil {
-			names[i] = p.Name
+			name = p.Name
 		}
+		lead := ", provoking an opportunity attack from "
+		if len(r.Provokes) > 1 {
+			lead = ", provoking opportunity attacks from "
+		}
+		writeListed(&b, lead, i, len(r.Provokes), name)
 	}
-	if len(names) == 1 {
-		return s + ", provoking an opportunity attack from " + names[0]
-	}
-	return s + ", provoking opportunity attacks from " + joinAnd(names)
+	return b.String()
 }
 
-// direction says a move of dx squares east and dy squares south in feet
-// and compass directions: "10 ft north", "5 ft south-west", "10 ft north
-// and 5 ft east".
-func direction(dx, dy int) string {
+// writeListed writes the i-th of n names as a list reads: "a", "a and b",
+// "a, b and c"; lead comes before the first.
+func writeListed(b *strings.Builder, lead string, i, n int, name string) {
+	switch {
+	case i == 0:
+		b.WriteString(lead)
+	case i == n-1:
+		b.WriteString(" and ")
+	default:
+		b.WriteString(", ")
+	}
+	b.WriteString(name)
+}
+
+// writeDirection says a move of dx squares east and dy squares south in
+// feet and compass directions: "10 ft north", "5 ft south-west", "10 ft
+// north and 5 ft east".
+func writeDirection(b *strings.Builder, dx, dy int) {
 	ns, ew := "south", "east"
 	if dy < 0 {
 		ns = "north"
@@ -176,17 +200,27 @@ func direction(dx, dy int) string {
 		ew = "west"
 	}
 	x, y := abs(dx)*SquareFeet, abs(dy)*SquareFeet
+	feet := func(n int, dir string) {
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(" ft ")
+		b.WriteString(dir)
+	}
 	switch {
 	case x == 0 && y == 0:
-		return "nowhere"
+		b.WriteString("nowhere")
 	case x == 0:
-		return fmt.Sprintf("%d ft %s", y, ns)
+		feet(y, ns)
 	case y == 0:
-		return fmt.Sprintf("%d ft %s", x, ew)
+		feet(x, ew)
 	case x == y:
-		return fmt.Sprintf("%d ft %s-%s", x, ns, ew)
+		feet(x, ns+"-"+ew)
 	case y > x:
-		return fmt.Sprintf("%d ft %s and %d ft %s", y, ns, x, ew)
+		feet(y, ns)
+		b.WriteString(" and ")
+		feet(x, ew)
+	default:
+		feet(x, ew)
+		b.WriteString(" and ")
+		feet(y, ns)
 	}
-	return fmt.Sprintf("%d ft %s and %d ft %s", x, ew, y, ns)
 }

@@ -2,6 +2,7 @@ package skirmish
 
 import (
 	"fmt"
+	"github.com/tabulagames/tabula/game"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -76,5 +77,41 @@ func TestStandings(t *testing.T) {
 	want := "[creatures standing hit points left damage dealt enemies downed] | 1. goblins [1 of 1 2 of 7 14 1] | 2. heroes [0 of 1 0 of 11 5 0]"
 	if got != want {
 		t.Errorf("standings\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A move says how far and which way it goes from where the creature
+// stands (north up the map), whom it ends next to and who may strike as
+// it leaves their reach, never a square's coordinates.
+func TestMoveTexts(t *testing.T) {
+	def := load(t, filepath.Join(examples, "walk-away.encounter.json"))
+	m, err := def.NewMatch(game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1, Dice: []int{14, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for _, c := range m.Legal(0) {
+		if strings.HasPrefix(c.Text, "Move") {
+			moves = append(moves, c.Text)
+		}
+	}
+	for _, want := range []string{
+		"Move 5 ft north, next to Goblin",
+		"Move 5 ft west, provoking an opportunity attack from Goblin",
+		"Move 5 ft south-east, next to Goblin",
+		"Move 10 ft north and 5 ft east, provoking an opportunity attack from Goblin",
+		"Move 10 ft west and 5 ft south, provoking an opportunity attack from Goblin",
+		"Move 10 ft east, next to Goblin",
+	} {
+		if !slices.Contains(moves, want) {
+			t.Errorf("no move %q among\n%s", want, strings.Join(moves, "\n"))
+		}
+	}
+	seen := map[string]bool{}
+	for _, mv := range moves {
+		if seen[mv] {
+			t.Errorf("two moves read %q", mv)
+		}
+		seen[mv] = true
 	}
 }
