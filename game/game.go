@@ -452,6 +452,16 @@ type Determinizer interface {
 	Determinize(seat int, r *rng.Stream) Match
 }
 
+// Secretive is a Match whose seats see what the others may not (a hand
+// of cards): a device that several players share (pass-and-play) hides
+// the table between two of them while a seat's view holds a secret.
+// Matches that are not Secretive show every seat what the others see.
+type Secretive interface {
+	// Secret reports whether the seat's view now shows something other
+	// seats may not see.
+	Secret(seat int) bool
+}
+
 // SearchAdvisor is a Match that tells bots which search plays its game
 // well at a reasonable cost, for when they are not told otherwise: a lane
 // game's playouts to the end are hundreds of random commands that say

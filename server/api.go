@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/store"
+	"github.com/tabulagames/tabula/usertext"
 	"github.com/tabulagames/tabula/web"
 )
 
@@ -49,6 +51,8 @@ func (srv *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/matches/{id}/leave", srv.withRoom(srv.leaveMatch))
 	mux.HandleFunc("POST /api/matches/{id}/seats/{seat}", srv.withRoom(srv.changeSeat))
 	mux.HandleFunc("POST /api/matches/{id}/rematch", srv.withRoom(srv.rematch))
+	mux.HandleFunc("POST /api/matches/{id}/settings", srv.withRoom(srv.chatSettings))
+	mux.HandleFunc("POST /api/drafts", srv.saveDraft)
 	mux.HandleFunc("GET /api/matches/{id}/replay", srv.withRoom(srv.replay))
 	mux.HandleFunc("GET /api/matches/{id}/replay/{n}", srv.withRoom(srv.replayStep))
 	mux.HandleFunc("GET /api/matches/{id}/ws", srv.serveWS)
@@ -448,14 +452,25 @@ type createReq struct {
 	// (game.Setup.Compat: "original" plays a party board as the original
 	// game did); empty for the game's own rules.
 	Compat string `json:"compat"`
+	// Name, if set, seats the match's creator in its first seat under
+	// that nickname.
+	Name string `json:"name"`
+	// SpectatorChat lets those who watch write in the table's chat.
+	SpectatorChat bool `json:"spectatorChat"`
+	// Draft is a game sent to POST /api/drafts (its hash), played
+	// without being in the library; Board is then ignored.
+	Draft string `json:"draft"`
 }
 
-// created is what creating a match answers: its secrets, given once.
+// created is what creating a match answers: its secrets, given once, and
+// the creator's seat if they took one.
 type created struct {
 	ID     string `json:"id"`
 	Owner  string `json:"owner"`
 	Invite string `json:"invite"`
 	URL    string `json:"url"`
+	Seat   *int   `json:"seat,omitempty"`
+	Token  string `json:"token,omitempty"`
 }
 
 func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
@@ -469,6 +484,13 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	e, ok := srv.library.get(cr.Board)
+	if cr.Draft != "" {
+		e, ok = srv.draft(req.Context(), cr.Draft)
+		if !ok {
+			writeError(w, http.StatusBadRequest, "no draft %q: send the game to POST /api/drafts first", cr.Draft)
+			return
+		}
+	}
 	if !ok {
 		writeError(w, http.StatusBadRequest, "no game %q", cr.Board)
 		return
@@ -498,6 +520,11 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	rec, sec, err := srv.newMatch(req.Context(), e, cr)
+	var ue *usertext.Error
+	if errors.As(err, &ue) {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
@@ -507,22 +534,30 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 }
 
 // newMatch stores a new match of a library game and returns its secrets.
-func (srv *Server) newMatch(ctx context.Context, e *libEntry, cr createReq) (store.Match, created, error) {
+func (srv *Server) newMatch(ctx context.Context, e *libEntry, cr createReq) (rec store.Match, sec created, err error) {
 	if err := srv.library.storeGame(ctx, e.c); err != nil {
 		return store.Match{}, created{}, err
 	}
 	owner, invite := newSecret(), newSecret()
-	rec := store.Match{
+	rec = store.Match{
 		ID: newID(), Pack: e.info.Pack, GameHash: e.c.hash, BoardID: e.info.ID, BoardName: e.info.Name,
 		Seed: newSeed(), MaxRounds: cr.MaxRounds, Seats: make([]store.Seat, cr.Seats),
 		Owner: store.HashSecret(owner), Invite: store.HashSecret(invite),
 		Settings: store.Settings{Public: cr.Public, TurnLimit: time.Duration(cr.TurnLimit) * time.Second, AutoAck: cr.AutoAck, Compat: cr.Compat},
 		Status:   store.Lobby, Created: time.Now(),
 	}
+	rec.Settings.SpectatorChat = cr.SpectatorChat
+	sec = created{ID: rec.ID, Owner: owner, Invite: invite, URL: "/m/" + rec.ID + "#invite=" + invite}
+	if cr.Name != "" {
+		if sec.Token, err = seatCreator(&rec, cr.Name); err != nil {
+			return rec, created{}, err
+		}
+		sec.Seat = new(int)
+	}
 	if err := srv.store.CreateMatch(ctx, rec); err != nil {
 		return rec, created{}, err
 	}
-	return rec, created{ID: rec.ID, Owner: owner, Invite: invite, URL: "/m/" + rec.ID + "#invite=" + invite}, nil
+	return rec, sec, nil
 }
 
 // secretsIn are the secrets a request may carry: in the query (GET, the
@@ -599,7 +634,7 @@ func (srv *Server) joinMatch(w http.ResponseWriter, req *http.Request, r *room) 
 	var seat int
 	var token string
 	if inRoom(w, req, r, jr.secretsIn, func(rt rights) (err error) {
-		seat, token, err = r.join(req.Context(), rt, jr.Name)
+		seat, token, err = r.join(req.Context(), rt, jr.Name, jr.Token)
 		return err
 	}) {
 		writeJSON(w, http.StatusOK, struct {
@@ -644,14 +679,25 @@ func (srv *Server) startMatch(w http.ResponseWriter, req *http.Request, r *room)
 	srv.ownerAction(w, req, r, &sr, &sr, func(rt rights) error { return r.start(req.Context(), rt) })
 }
 
-// leaveMatch takes the player whose token is given out of the match.
+// leaveMatch takes the player whose token is given out of the match (of a
+// device's players, the one in seat, if given).
 func (srv *Server) leaveMatch(w http.ResponseWriter, req *http.Request, r *room) {
-	var lr secretsIn
-	srv.ownerAction(w, req, r, &lr, &lr, func(rt rights) error {
+	var lr struct {
+		secretsIn
+		Seat *int `json:"seat"`
+	}
+	srv.ownerAction(w, req, r, &lr, &lr.secretsIn, func(rt rights) error {
 		if rt.seat < 0 {
 			return errors.New("this token does not play any seat of the match")
 		}
-		return r.leaveSeat(req.Context(), rt.seat)
+		seat := rt.seat
+		if lr.Seat != nil {
+			if !slices.Contains(rt.seats, *lr.Seat) {
+				return fmt.Errorf("this token does not play seat %d", *lr.Seat+1)
+			}
+			seat = *lr.Seat
+		}
+		return r.leaveSeat(req.Context(), seat)
 	})
 }
 
@@ -662,6 +708,7 @@ func (srv *Server) changeSeat(w http.ResponseWriter, req *http.Request, r *room)
 		secretsIn
 		Remove bool  `json:"remove"`
 		Bot    *bool `json:"bot"`
+		Mute   *bool `json:"mute"`
 	}
 	seat, err := strconv.Atoi(req.PathValue("seat"))
 	if err != nil {
@@ -676,8 +723,10 @@ func (srv *Server) changeSeat(w http.ResponseWriter, req *http.Request, r *room)
 			return r.leaveSeat(req.Context(), seat)
 		case cr.Bot != nil:
 			return r.handOver(req.Context(), rt, seat, *cr.Bot)
+		case cr.Mute != nil:
+			return r.mute(req.Context(), rt, seat, *cr.Mute)
 		}
-		return errors.New(`say what to do with the seat: {"remove": true} or {"bot": true|false}`)
+		return errors.New(`say what to do with the seat: {"remove": true}, {"bot": true|false} or {"mute": true|false}`)
 	})
 }
 
@@ -705,6 +754,8 @@ type Replay struct {
 	Commands []ReplayCommand `json:"commands"`
 	Entries  []game.Entry    `json:"entries"`
 	Final    any             `json:"final"`
+	// Chat is the table's chat, oldest first (its last 1000 messages).
+	Chat []store.ChatMessage `json:"chat"`
 	// Standings rank the seats of a finished match (its end screen).
 	Standings *game.Standings `json:"standings,omitempty"`
 }
@@ -715,6 +766,9 @@ type ReplayCommand struct {
 	Player  int             `json:"player"`
 	Command json.RawMessage `json:"command"`
 	Hash    string          `json:"hash"`
+	// Reason is set when a bot played the command for a person: why
+	// ("timeout", "left", "owner").
+	Reason string `json:"reason,omitempty"`
 }
 
 func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
@@ -727,7 +781,7 @@ func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
 		rp = Replay{Match: r.summary(), Players: r.names(), Commands: []ReplayCommand{}, Entries: []game.Entry{}}
 		over = r.rec.Status == store.Finished
 		if r.m != nil {
-			rp.Entries = r.m.Log(game.Spectator, 0)
+			rp.Entries = r.played.withNotes(r.m.Log(game.Spectator, 0), 0, r.m.LogLen(), r.playerName)
 			rp.Final = r.m.View(game.Spectator)
 			if over {
 				st := game.StandingsOf(r.m, len(r.names()))
@@ -748,9 +802,15 @@ func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
 			return
 		}
 		for _, c := range cmds {
-			rp.Commands = append(rp.Commands, ReplayCommand{Seq: c.Seq, Player: c.Player, Command: c.Data, Hash: c.Hash})
+			rp.Commands = append(rp.Commands, ReplayCommand{Seq: c.Seq, Player: c.Player, Command: c.Data, Hash: c.Hash, Reason: c.Reason})
 		}
 	}
+	chat, err := srv.store.Chat(req.Context(), r.id, 1000)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	rp.Chat = append([]store.ChatMessage{}, chat...)
 	writeJSON(w, http.StatusOK, rp)
 }
 
@@ -776,6 +836,7 @@ func (srv *Server) replayStep(w http.ResponseWriter, req *http.Request, r *room)
 	from, _ := strconv.Atoi(req.URL.Query().Get("from"))
 	var c *compiled
 	var setup game.Setup
+	var name func(int) string
 	if !inRoom(w, req, r, querySecrets(req), func(rt rights) error {
 		switch {
 		case !rt.read:
@@ -786,6 +847,13 @@ func (srv *Server) replayStep(w http.ResponseWriter, req *http.Request, r *room)
 			return errors.New("the match's game does not load")
 		}
 		c, setup = r.def, r.setup()
+		names := r.names()
+		name = func(seat int) string {
+			if seat >= 0 && seat < len(names) {
+				return names[seat]
+			}
+			return fmt.Sprintf("seat %d", seat+1)
+		}
 		return nil
 	}) {
 		return
@@ -801,13 +869,18 @@ func (srv *Server) replayStep(w http.ResponseWriter, req *http.Request, r *room)
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
+	var p played
 	for _, cmd := range cmds[:n] {
+		at := m.LogLen()
 		if err := m.Apply(cmd.Player, cmd.Data); err != nil {
 			writeError(w, http.StatusInternalServerError, "replaying command %d: %v", cmd.Seq, err)
 			return
 		}
+		p.add(at, cmd.Player, cmd.Reason)
 	}
-	step := ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator), Entries: m.Log(game.Spectator, max(from, 0)), Hash: m.Hash()}
+	from = max(from, 0)
+	step := ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator),
+		Entries: p.withNotes(m.Log(game.Spectator, from), from, m.LogLen(), name), Hash: m.Hash()}
 	if m.Outcome().Over {
 		st := game.StandingsOf(m, len(setup.Players))
 		step.Standings = &st

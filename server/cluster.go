@@ -481,6 +481,9 @@ func (l *remoteLink) watch(ctx context.Context) {
 		q := l.q
 		l.s.linkMu.Lock()
 		q.Log = max(q.Log, l.s.lastLog)
+		if l.s.view != nil {
+			q.Seat = l.s.view
+		}
 		l.s.linkMu.Unlock()
 		next, err := l.srv.attach(ctx, l.match, q, l.s)
 		if err != nil {

@@ -25,7 +25,8 @@ func TestLobbyOffersTheOriginal(t *testing.T) {
 	if got := b.eval(me, `document.getElementById("seats").min + " " + document.getElementById("seats-hint").textContent`); got != "1 (1 to 8)" {
 		t.Errorf("as the original, the seats are %q", got)
 	}
-	b.run(me, chromedp.SetValue(chromedp.ID("seats"), "1"), chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("share-link")))
+	b.run(me, chromedp.SetValue(chromedp.ID("seats"), "1"), chromedp.SetValue(chromedp.ID("creator-name"), "Mo"),
+		chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("share-link")))
 	id := strings.TrimPrefix(b.eval(me, `location.pathname`), "/m/")
 	var sum Summary
 	ts.call("GET", "/api/matches/"+id+"?invite="+b.eval(me, `JSON.parse(localStorage.getItem("tabula:`+id+`")).invite`), nil, &sum)

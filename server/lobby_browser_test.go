@@ -68,7 +68,7 @@ func TestLobby(t *testing.T) {
 	if got := b.eval(me, `document.getElementById("auto-ack").closest("p").hidden ? "hidden" : "shown"`); got != "shown" {
 		t.Errorf("the party game's auto-acknowledge option is %s", got)
 	}
-	b.run(me, chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("share-link")))
+	b.run(me, chromedp.SetValue(chromedp.ID("creator-name"), "Mo"), chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("share-link")))
 	private := strings.TrimPrefix(b.eval(me, `location.pathname`), "/m/")
 	var sum Summary
 	ts.call("GET", "/api/matches/"+private+"?invite="+b.eval(me, `JSON.parse(localStorage.getItem("tabula:`+private+`")).invite`), nil, &sum)
@@ -86,7 +86,7 @@ func TestLobby(t *testing.T) {
 	if got := b.eval(me, `document.getElementById("auto-ack").closest("p").hidden ? "hidden" : "shown"`); got != "hidden" {
 		t.Errorf("a rule book's form offers auto-acknowledge (%s)", got)
 	}
-	b.run(me, chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("share-link")))
+	b.run(me, chromedp.SetValue(chromedp.ID("creator-name"), "Mo"), chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("share-link")))
 	public := strings.TrimPrefix(b.eval(me, `location.pathname`), "/m/")
 	ts.call("GET", "/api/matches/"+public, nil, &sum)
 	if !sum.Public || len(sum.Seats) != 4 || sum.TurnLimit != 120 {

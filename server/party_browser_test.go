@@ -97,9 +97,9 @@ func TestTwoPeoplePlayAPartyBoard(t *testing.T) {
 	if got := eval(ann, `document.getElementById("vis-private").checked && !document.getElementById("vis-public").checked ? "private" : "public"`); got != "private" {
 		t.Fatalf("a new match is %s by default", got)
 	}
-	run(ann, chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("nickname")),
-		chromedp.SetValue(chromedp.ID("nickname"), "Ann"), chromedp.Click(chromedp.ID("join-button")),
-		poll(`document.querySelectorAll("#seats li.taken").length === 1`))
+	// Creating the match seats Ann, under the name she gave first.
+	run(ann, chromedp.SetValue(chromedp.ID("creator-name"), "Ann"), chromedp.Click(chromedp.ID("create-match")),
+		chromedp.WaitVisible(chromedp.CSS("#seats li.taken")))
 	link := eval(ann, `document.getElementById("share-link").value`)
 	if !strings.Contains(link, "#invite=") {
 		t.Fatalf("the invitation link: %s", link)
@@ -309,9 +309,8 @@ func TestAutoAcknowledge(t *testing.T) {
 	ann := b.person()
 	watch(t, ann, otherStyles...)
 	b.run(ann, chromedp.Navigate(ts.hs.URL+"/"), chromedp.WaitVisible(chromedp.ID("create-match")),
-		choose("#board", board), chromedp.Click(chromedp.ID("auto-ack")), chromedp.Click(chromedp.ID("create-match")),
-		chromedp.WaitVisible(chromedp.ID("nickname")), chromedp.SetValue(chromedp.ID("nickname"), "Ann"), chromedp.Click(chromedp.ID("join-button")),
-		chromedp.WaitVisible(chromedp.ID("add-bots")), chromedp.Click(chromedp.ID("add-bots")),
+		choose("#board", board), chromedp.Click(chromedp.ID("auto-ack")), chromedp.SetValue(chromedp.ID("creator-name"), "Ann"),
+		chromedp.Click(chromedp.ID("create-match")), chromedp.WaitVisible(chromedp.ID("add-bots")), chromedp.Click(chromedp.ID("add-bots")),
 		poll(`document.querySelectorAll("#seats li.taken").length === 2`), chromedp.Click(chromedp.ID("start")))
 	id := strings.TrimPrefix(b.eval(ann, `location.pathname`), "/m/")
 	rec, err := ts.srv.store.Match(context.Background(), id)

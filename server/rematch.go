@@ -11,8 +11,9 @@ import (
 
 // rematch returns the match's rematch, making and starting it the first
 // time: the same game, seats, players (their secrets' hashes are copied,
-// so each plays their seat there with the secret they hold), owner,
-// invitation and settings, with a new seed.
+// so each plays their seat there with the secret they hold; the owner's
+// decisions about seats stick: a seat handed to a bot, a muted player),
+// owner, invitation and settings, with a new seed.
 func (r *room) rematch(ctx context.Context) (string, error) {
 	if r.rec.Settings.Next != "" {
 		return r.rec.Settings.Next, nil
@@ -29,8 +30,10 @@ func (r *room) rematch(ctx context.Context) (string, error) {
 	next.Settings.Rematch, next.Settings.Next = r.rec.ID, ""
 	next.Commands, next.Fence, next.Created = 0, 0, time.Now()
 	for i := range next.Seats {
-		if next.Seats[i].Token != "" {
-			next.Seats[i].Bot = false // a person handed to a bot plays again
+		// A person whose time ran out plays again; a seat the owner
+		// handed to a bot stays the bot's (the owner may give it back).
+		if s := &next.Seats[i]; s.Token != "" && s.Handed != store.HandedOwner {
+			s.Bot, s.Handed = false, ""
 		}
 	}
 	if err := r.srv.store.CreateMatch(ctx, next); err != nil {

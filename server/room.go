@@ -43,6 +43,8 @@ type room struct {
 	moved    bool // its lease was lost: another node owns it now
 
 	botQueued     bool
+	played        played // who played for whom: the notes the log shows
+	chat          chatLog
 	deadlines     map[int]time.Time // when each waited-for person's time runs out
 	timer         *time.Timer
 	lastSeat      int   // the seat of the last command played
@@ -239,16 +241,19 @@ func (r *room) rebuild(ctx context.Context) error {
 		return err
 	}
 	r.m = m
+	r.played = played{}
 	for i, c := range cmds {
 		if c.Seq != i {
 			return fmt.Errorf("stored commands jump from %d to %d", i-1, c.Seq)
 		}
+		at := m.LogLen()
 		if err := m.Apply(c.Player, c.Data); err != nil {
 			return fmt.Errorf("stored command %d (%s by %s) is refused on replay: %v", c.Seq, c.Data, r.playerName(c.Player), err)
 		}
 		if h := m.Hash(); h != c.Hash {
 			return fmt.Errorf("replaying command %d gives state hash %s, but %s was stored", c.Seq, h, c.Hash)
 		}
+		r.played.add(at, c.Player, c.Reason)
 		r.lastSeat = c.Player
 	}
 	// The stored count may lag (appends do not update it): it is saved
@@ -310,8 +315,11 @@ func (r *room) playerName(seat int) string {
 
 // Rights are what a client's secrets let it do in a match.
 type rights struct {
-	read  bool
-	seat  int // the seat it plays, or -1
+	read bool
+	seat int // the first seat it plays, or -1
+	// seats are all the seats it plays: several when players share one
+	// device (pass-and-play).
+	seats []int
 	owner bool
 }
 
@@ -324,9 +332,11 @@ func (r *room) rightsOf(token, owner, invite string) rights {
 	if token != "" {
 		for i, s := range r.rec.Seats {
 			if s.Token != "" && secretIs(token, s.Token) {
-				rt.seat = i
-				break
+				rt.seats = append(rt.seats, i)
 			}
+		}
+		if len(rt.seats) > 0 {
+			rt.seat = rt.seats[0]
 		}
 	}
 	rt.read = rt.owner || rt.seat >= 0 || r.rec.Settings.Public || secretIs(invite, r.rec.Invite)
@@ -339,45 +349,6 @@ var (
 	errNotOwner = errors.New("only whoever created the match may do that")
 	errNoRight  = errors.New("this match is private: ask for its invitation link")
 )
-
-// join seats a player under a nickname and returns the seat and its
-// secret.
-func (r *room) join(ctx context.Context, rt rights, name string) (int, string, error) {
-	name = strings.TrimSpace(name)
-	switch {
-	case !rt.read:
-		return 0, "", errNoRight
-	case r.rec.Status != store.Lobby:
-		return 0, "", fmt.Errorf("the match has started; you can watch it")
-	case name == "":
-		return 0, "", fmt.Errorf("choose a nickname")
-	case len([]rune(name)) > 32:
-		return 0, "", fmt.Errorf("a nickname has at most 32 characters")
-	case strings.ContainsFunc(name, func(c rune) bool { return c < ' ' }):
-		return 0, "", fmt.Errorf("a nickname cannot hold control characters")
-	}
-	free := -1
-	for i, s := range r.rec.Seats {
-		if strings.EqualFold(s.Name, name) {
-			return 0, "", fmt.Errorf("%q is taken at this table; choose another nickname", name)
-		}
-		if s.Name == "" && free < 0 {
-			free = i
-		}
-	}
-	if free < 0 {
-		return 0, "", fmt.Errorf("every seat is taken; you can watch the match")
-	}
-	secret := newSecret()
-	prev := r.rec.Seats[free]
-	r.rec.Seats[free] = store.Seat{Name: name, Token: store.HashSecret(secret)}
-	if err := r.save(ctx); err != nil {
-		r.rec.Seats[free] = prev
-		return 0, "", err
-	}
-	r.changed()
-	return free, secret, nil
-}
 
 // fillWithBots puts a bot of the given level in every empty seat.
 func (r *room) fillWithBots(ctx context.Context, rt rights, level string) error {
@@ -441,6 +412,7 @@ func (r *room) start(ctx context.Context, rt rights) error {
 	}
 	r.m = m
 	r.srv.log.Info("match started", "match", r.id, "game", r.rec.BoardName, "players", len(seats))
+	r.seatsMoved(prev.Seats)
 	r.changed()
 	return nil
 }
@@ -456,7 +428,7 @@ func (r *room) leaveSeat(ctx context.Context, seat int) error {
 	case store.Lobby:
 		r.rec.Seats[seat] = store.Seat{}
 	case store.Playing:
-		r.rec.Seats[seat].Bot, r.rec.Seats[seat].Token = true, ""
+		r.rec.Seats[seat].Bot, r.rec.Seats[seat].Token, r.rec.Seats[seat].Handed = true, "", store.HandedLeft
 	default:
 		return fmt.Errorf("the match is %s", r.rec.Status)
 	}
@@ -464,11 +436,7 @@ func (r *room) leaveSeat(ctx context.Context, seat int) error {
 		r.rec.Seats[seat] = prev
 		return err
 	}
-	for s := range r.sessions {
-		if s.seat == seat {
-			s.closeWith("you left this seat")
-		}
-	}
+	r.seatGone(seat)
 	r.changed()
 	return nil
 }
@@ -490,7 +458,10 @@ func (r *room) handOver(ctx context.Context, rt rights, seat int, bot bool) erro
 		return fmt.Errorf("%s has no player to give the seat back to", s.Name)
 	}
 	prev := *s
-	s.Bot = bot
+	s.Bot, s.Handed = bot, ""
+	if bot {
+		s.Handed = store.HandedOwner
+	}
 	if err := r.save(ctx); err != nil {
 		*s = prev
 		return err
@@ -521,7 +492,7 @@ func (r *room) command(ctx context.Context, seat int, data json.RawMessage) erro
 		return engine.Rejectf("a bot plays your seat now; ask the match's owner to give it back")
 	}
 	start := time.Now()
-	if err := r.apply(ctx, seat, data); err != nil {
+	if err := r.apply(ctx, seat, data, ""); err != nil {
 		return err
 	}
 	r.srv.metrics.latency.Observe(time.Since(start).Seconds())
@@ -529,9 +500,11 @@ func (r *room) command(ctx context.Context, seat int, data json.RawMessage) erro
 	return nil
 }
 
-// apply plays and stores one command. If storing fails, the match is
-// rebuilt from what is stored, so that memory never runs ahead of disk.
-func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error {
+// apply plays and stores one command, with the reason a bot played it
+// for a person, if it did. If storing fails, the match is rebuilt from
+// what is stored, so that memory never runs ahead of disk.
+func (r *room) apply(ctx context.Context, seat int, data json.RawMessage, reason string) error {
+	at := r.m.LogLen()
 	if err := r.m.Apply(seat, data); err != nil {
 		if engine.IsRejected(err) {
 			r.srv.metrics.rejected.WithLabelValues("rules").Inc()
@@ -542,7 +515,7 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error 
 	}
 	seq := r.rec.Commands
 	start := time.Now()
-	err := r.srv.store.Append(ctx, r.id, store.Command{Seq: seq, Player: seat, Data: data, Hash: r.m.Hash()}, r.rec.Fence)
+	err := r.srv.store.Append(ctx, r.id, store.Command{Seq: seq, Player: seat, Data: data, Hash: r.m.Hash(), Reason: reason}, r.rec.Fence)
 	r.srv.metrics.storeWrite.Observe(time.Since(start).Seconds())
 	if err != nil {
 		r.srv.log.Error("storing a command", "match", r.id, "seq", seq, "err", err)
@@ -566,6 +539,7 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage) error 
 		return fmt.Errorf("the move could not be saved; please try again")
 	}
 	r.rec.Commands++
+	r.played.add(at, seat, reason)
 	r.lastSeat = seat
 	r.srv.metrics.commands.Inc()
 	if out := r.m.Outcome(); out.Over {
@@ -664,11 +638,11 @@ func (r *room) botStep() {
 	cl, canCopy := r.m.(game.Cloner)
 	if level == "" || level == "random" || !canCopy || r.srv.opts.Bots == nil {
 		r.botQueued = false
-		r.playFor(seat, level, nil)
+		r.playFor(seat, level, nil, r.rec.Seats[seat].Handed)
 		r.changed()
 		return
 	}
-	copy, hash, stream := cl.Clone(), r.m.Hash(), r.botStream()
+	copy, hash, stream, why := cl.Clone(), r.m.Hash(), r.botStream(), r.rec.Seats[seat].Handed
 	think := r.srv.opts.Bots
 	budget := r.srv.limits.BotTime
 	go func() {
@@ -676,7 +650,7 @@ func (r *room) botStep() {
 		r.post(func() {
 			r.botQueued = false
 			if ok && r.playing() && r.m.Hash() == hash {
-				r.playFor(seat, level, cmd)
+				r.playFor(seat, level, cmd, why)
 			}
 			r.changed()
 		})
@@ -686,19 +660,20 @@ func (r *room) botStep() {
 // playFor plays one decision of a seat with a bot: the seat's bot (cmd,
 // if it has already chosen), or a stand-in for a person whose time ran
 // out. A bot whose command is refused (a bug in the bot) is replaced by
-// the first legal command.
-func (r *room) playFor(seat int, level string, cmd json.RawMessage) {
+// the first legal command. reason says why a bot plays for a person
+// (store.Command.Reason), if it does.
+func (r *room) playFor(seat int, level string, cmd json.RawMessage, reason string) {
 	if cmd == nil {
 		var ok bool
 		if cmd, ok = r.botCommand(seat, level); !ok {
 			return
 		}
 	}
-	err := r.apply(context.Background(), seat, cmd)
+	err := r.apply(context.Background(), seat, cmd, reason)
 	if err != nil && engine.IsRejected(err) && r.playing() {
 		r.srv.log.Warn("a bot's command was refused", "match", r.id, "seat", seat, "command", string(cmd), "err", err)
 		if legal := r.m.Legal(seat); len(legal) > 0 {
-			err = r.apply(context.Background(), seat, legal[0].Data)
+			err = r.apply(context.Background(), seat, legal[0].Data, reason)
 		}
 	}
 	if err != nil && !engine.IsRejected(err) {
@@ -805,7 +780,7 @@ func (r *room) timeUp() {
 		if d, ok := r.deadlines[seat]; ok && !now.Before(d) {
 			delete(r.deadlines, seat)
 			r.srv.log.Info("time ran out; a bot plays the decision", "match", r.id, "seat", seat)
-			r.playFor(seat, "", nil)
+			r.playFor(seat, "", nil, store.ReasonTimeout)
 			played = true
 			break
 		}
@@ -844,6 +819,9 @@ type Summary struct {
 	// Compat is the compatibility mode the match plays in ("original"),
 	// if any.
 	Compat string `json:"compat,omitempty"`
+	// SpectatorChat is set when those who watch may write in the table's
+	// chat (the players always may, unless muted).
+	SpectatorChat bool `json:"spectatorChat,omitempty"`
 }
 
 // SeatView is a seat as everybody sees it (never its secret).
@@ -854,15 +832,22 @@ type SeatView struct {
 	Online bool   `json:"online"`
 	// Human is set for a seat a person took, even while a bot plays it.
 	Human bool `json:"human,omitempty"`
+	// Handed says why a bot plays a person's seat ("left": they left;
+	// "owner": the match's owner handed it over).
+	Handed string `json:"handed,omitempty"`
+	// Muted is set when the match's owner muted the seat's player in the
+	// table's chat.
+	Muted bool `json:"muted,omitempty"`
 }
 
 func summarize(rec store.Match, online map[int]bool) Summary {
 	s := Summary{ID: rec.ID, Game: rec.Pack, Board: rec.BoardID, BoardName: rec.BoardName, Status: rec.Status, MaxRounds: rec.MaxRounds,
 		Public: rec.Settings.Public, TurnLimit: rec.Settings.TurnLimit.Seconds(), Result: rec.Result, Error: rec.Error,
 		Commands: rec.Commands, Created: rec.Created, Updated: rec.Updated, Rematch: rec.Settings.Rematch, Next: rec.Settings.Next,
-		Compat: rec.Settings.Compat, Seats: make([]SeatView, 0, len(rec.Seats))}
+		Compat: rec.Settings.Compat, SpectatorChat: rec.Settings.SpectatorChat, Seats: make([]SeatView, 0, len(rec.Seats))}
 	for i, seat := range rec.Seats {
-		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Level: seat.Level, Online: online[i], Human: seat.Token != ""})
+		s.Seats = append(s.Seats, SeatView{Name: seat.Name, Bot: seat.Bot, Level: seat.Level, Online: online[i], Human: seat.Token != "",
+			Handed: seat.Handed, Muted: seat.Muted})
 	}
 	return s
 }
@@ -872,8 +857,8 @@ func summarize(rec store.Match, online map[int]bool) Summary {
 func (r *room) publish() {
 	online := map[int]bool{}
 	for s := range r.sessions {
-		if s.seat >= 0 {
-			online[s.seat] = true
+		for _, seat := range s.held {
+			online[seat] = true
 		}
 	}
 	sum := summarize(r.rec, online)
@@ -936,6 +921,7 @@ func (r *room) broadcast() {
 		}
 		s.logSent = logLen
 		s.sumVer = r.sumVer
+		r.sendSeats(s)
 	}
 }
 
@@ -1020,7 +1006,7 @@ func (r *room) stateFor(seat, from int, withSummary bool, bc *broadcastCache) []
 		b.WriteString(`,"view":`)
 		e.encode(r.m.View(seat))
 		b.WriteString(`,"entries":`)
-		entries = r.m.Log(seat, from)
+		entries = r.played.withNotes(r.m.Log(seat, from), from, r.m.LogLen(), r.playerName)
 		if enc, ok := bc.encodedLog(from, entries); ok {
 			b.Write(enc)
 		} else {

@@ -169,6 +169,7 @@ type Server struct {
 	hosts   hostCheck
 	creates *rateByAddr
 	uploads *rateByAddr
+	chats   *rateByAddr // chat messages by address, across connections
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -233,6 +234,7 @@ func New(opts Options) (*Server, error) {
 	srv.hosts = newHostCheck(opts.Addr, opts.AllowedHosts)
 	srv.creates = newRateByAddr(srv.limits.Creates)
 	srv.uploads = newRateByAddr(srv.limits.Uploads)
+	srv.chats = newRateByAddr(chatPerMinute)
 	srv.defs = newDefCache(srv, 256)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {
@@ -467,6 +469,7 @@ func (srv *Server) janitor() {
 			srv.evictIdle(now)
 			srv.creates.prune(now)
 			srv.uploads.prune(now)
+			srv.chats.prune(now)
 			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > min(time.Minute, srv.opts.AbandonAfter/2) {
 				lastAbandon = now
 				srv.closeAbandoned(now)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -41,8 +42,13 @@ func (p wsPeer) closeNow() { p.ws.CloseNow() }
 // session is one client watching a room: a seat's player or a spectator
 // (seat -1).
 type session struct {
-	peer    peer
+	peer peer
+	// seat is the seat whose view the session is sent and whose commands
+	// it plays (-1: it watches); held are the seats its secret plays:
+	// several when players share one device, which switches between
+	// them (touched only by the room).
 	seat    int
+	held    []int
 	out     chan outMsg
 	logSent int // log records already sent (touched only by the room)
 	sumVer  int // the room's summary version last sent (room only)
@@ -63,6 +69,9 @@ type session struct {
 	linkMu  sync.Mutex
 	link    link
 	lastLog int
+	// view is the seat the client last switched to, for a session that
+	// follows its match to another node (under linkMu).
+	view *int
 }
 
 func newSession(p peer, seat int) *session {
@@ -295,12 +304,18 @@ func joinMessages(b []byte, msgs []outMsg) []byte {
 	return append(b, ']')
 }
 
-// clientMsg is what a client sends: a command, with an id the reply
-// names.
+// clientMsg is what a client sends, with an id the reply names: a
+// command (Data), a chat message (Text, and Name for someone watching,
+// Seat for one of a device's players), or a switch to another of the
+// device's seats (Seat, and Log, how much of that seat's log it keeps).
 type clientMsg struct {
 	Type string          `json:"type"`
 	ID   int             `json:"id"`
-	Data json.RawMessage `json:"data"`
+	Data json.RawMessage `json:"data,omitempty"`
+	Text string          `json:"text,omitempty"`
+	Name string          `json:"name,omitempty"`
+	Seat *int            `json:"seat,omitempty"`
+	Log  int             `json:"log,omitempty"`
 }
 
 // replyMsg acknowledges or rejects a client's command.
@@ -330,6 +345,10 @@ type wsQuery struct {
 	Owner  string `json:"owner"`
 	Invite string `json:"invite"`
 	Log    int    `json:"log"`
+	// Seat is the seat, among those the token plays, whose view the
+	// client wants (-1: none, as someone watching); the token's first
+	// seat if unset.
+	Seat *int `json:"seat,omitempty"`
 }
 
 // errRefused is a connection the match refuses; the client is answered
@@ -359,6 +378,9 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	q := req.URL.Query()
 	known, _ := strconv.Atoi(q.Get("log"))
 	wq := wsQuery{Token: q.Get("token"), Owner: q.Get("owner"), Invite: q.Get("invite"), Log: max(known, 0)}
+	if v, err := strconv.Atoi(q.Get("seat")); err == nil {
+		wq.Seat = &v
+	}
 	id := req.PathValue("id")
 	// Rights are checked before the socket is accepted, so that a refusal
 	// is an HTTP answer with a reason.
@@ -393,6 +415,7 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	s.relink(l)
 	defer func() { s.currentLink().detach() }()
 	rate := newBucket(srv.limits.Rate, srv.limits.Burst)
+	chat := newChatGate(srv, clientAddr(req))
 	var buf bytes.Buffer
 	for {
 		// Reads need no context: closing the connection (the writer does,
@@ -413,6 +436,9 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		msg, reply, ok := srv.parseMessage(data, rate)
+		if ok && msg.Type == "chat" {
+			reply, ok = chat.check(&msg)
+		}
 		if ok {
 			var send bool
 			l := s.currentLink()
@@ -427,6 +453,11 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 			}
 			if err != nil {
 				reply, send = replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true
+			}
+			if msg.Type == "seat" && reply.Type == "ack" {
+				s.linkMu.Lock()
+				s.view = msg.Seat
+				s.linkMu.Unlock()
 			}
 			if !send {
 				continue
@@ -455,9 +486,13 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 		}
 		return msg, replyMsg{Type: "rejected", Reason: reason}, false
 	}
-	if msg.Type != "command" {
+	switch msg.Type {
+	case "command":
+	case "chat", "seat":
+		return msg, replyMsg{}, true
+	default:
 		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}`, msg.Type)}, false
+		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}, {"type":"chat","id":N,"text":"…"} or {"type":"seat","id":N,"seat":S}`, msg.Type)}, false
 	}
 	if len(msg.Data) > game.MaxCommand {
 		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, false
@@ -546,13 +581,17 @@ func (r *room) attachLocal(ctx context.Context, q wsQuery, s *session) error {
 		if err = r.srv.checkRights(r, q, rt); err != nil {
 			return
 		}
-		s.seat = rt.seat
+		s.held, s.seat = rt.seats, rt.seat
+		if q.Seat != nil && (*q.Seat == game.Spectator || slices.Contains(rt.seats, *q.Seat)) {
+			s.seat = *q.Seat
+		}
 		r.conns.Add(1)
 		if r.m != nil {
 			s.logSent = min(q.Log, r.m.LogLen())
 		}
 		r.sessions[s] = struct{}{}
 		r.changed() // everybody sees who is online
+		r.sendChat(s)
 	}); derr != nil {
 		return derr
 	}
@@ -568,6 +607,23 @@ type localLink struct {
 
 func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool, error) {
 	r, s := l.r, l.s
+	switch msg.Type {
+	case "chat", "seat":
+		var err error
+		if derr := r.do(ctx, func() {
+			if msg.Type == "chat" {
+				err = r.say(ctx, s, msg)
+			} else {
+				err = r.switchSeat(s, msg)
+			}
+		}); derr != nil {
+			err = derr
+		}
+		if err != nil {
+			return replyMsg{Type: "rejected", ID: msg.ID, Reason: reasonText(err)}, true, nil
+		}
+		return replyMsg{Type: "ack", ID: msg.ID}, true, nil
+	}
 	var err error
 	acked := false
 	if derr := r.do(ctx, func() {

@@ -16,8 +16,9 @@ import (
 
 // Version is the schema version this Tabula writes. Version 0 is the
 // schema of the first servers (each match held its own copy of its game;
-// secrets were stored as they are); Open migrates it.
-const Version = 1
+// secrets were stored as they are); version 1 had no table chat and did
+// not say why a bot played a person's command. Open migrates both.
+const Version = 2
 
 // schema is the current schema; {BLOB} is the dialect's type of bytes.
 const schema = `
@@ -70,6 +71,16 @@ CREATE TABLE IF NOT EXISTS commands (
 	player   INTEGER NOT NULL,
 	command  TEXT NOT NULL,
 	hash     TEXT NOT NULL,
+	reason   TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS chat (
+	match_id TEXT NOT NULL REFERENCES matches(id),
+	seq      INTEGER NOT NULL,
+	seat     INTEGER NOT NULL,
+	name     TEXT NOT NULL,
+	text     TEXT NOT NULL,
+	created  TEXT NOT NULL,
 	PRIMARY KEY (match_id, seq)
 );
 `
@@ -176,7 +187,28 @@ func (s *db) migrate() error {
 	if n > Version {
 		return fmt.Errorf("it was written by a newer Tabula (schema version %d; this one reads up to %d): run that version, or a newer one", n, Version)
 	}
+	if n < 2 {
+		return s.migrate1()
+	}
 	return nil
+}
+
+// migrate1 moves a version 1 database to version 2: commands gain the
+// reason a bot played them for a person (none, for the old ones). The
+// chat table is new, and the schema above made it already.
+func (s *db) migrate1() error {
+	tx, err := s.sql.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`ALTER TABLE commands ADD COLUMN reason TEXT NOT NULL DEFAULT ''`); err != nil {
+		return fmt.Errorf("migrating from version 1: %w", err)
+	}
+	if _, err := tx.Exec(s.dialect.q(`UPDATE meta SET value = ? WHERE key = 'schema'`), fmt.Sprint(Version)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // isVersion0 reports whether the database has the first servers' schema:
@@ -317,8 +349,9 @@ func (s *db) migrate0() error {
 			player   INTEGER NOT NULL,
 			command  TEXT NOT NULL,
 			hash     TEXT NOT NULL,
+			reason   TEXT NOT NULL DEFAULT '',
 			PRIMARY KEY (match_id, seq))`,
-		`INSERT INTO commands SELECT match_id, seq, player, command, hash FROM commands_v0`,
+		`INSERT INTO commands(match_id, seq, player, command, hash) SELECT match_id, seq, player, command, hash FROM commands_v0`,
 		`DROP TABLE commands_v0`,
 		`DROP TABLE matches_v0`,
 		`DROP TABLE boards`,

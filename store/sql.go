@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -328,7 +329,7 @@ func (s *db) Matches(ctx context.Context, q Query) ([]Match, error) {
 }
 
 func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
-	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
+	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash, reason FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +338,7 @@ func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
 	for rows.Next() {
 		var c Command
 		var data string
-		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash); err != nil {
+		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash, &c.Reason); err != nil {
 			return nil, err
 		}
 		c.Data = []byte(data)
@@ -470,7 +471,7 @@ func (s *db) insert(batch []writeReq) error {
 	ins := tx.Stmt(s.insStmt)
 	defer ins.Close()
 	for _, r := range batch {
-		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.match, r.fence)
+		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.cmd.Reason, r.match, r.fence)
 		if err == nil {
 			if n, _ := res.RowsAffected(); n == 0 {
 				// An owner fenced off, or a match that is gone.
@@ -490,5 +491,47 @@ func (s *db) insert(batch []writeReq) error {
 // insertCommand stores a command if its match's fence is the writer's:
 // the check and the insert in one statement, so that an append costs one
 // statement.
-const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash)
-	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`
+const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash, reason)
+	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`
+
+// --- the table's chat ---
+
+// AddChat stores a chat message if the match's fence is the writer's, in
+// one statement.
+func (s *db) AddChat(ctx context.Context, matchID string, m ChatMessage, fence int64) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(s.dialect.q(`INSERT INTO chat(match_id, seq, seat, name, text, created)
+			SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`),
+			m.Seq, m.Seat, m.Name, m.Text, stamp(m.At), matchID, fence)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return s.whyNot(tx, matchID)
+		}
+		return nil
+	})
+}
+
+func (s *db) Chat(ctx context.Context, matchID string, limit int) ([]ChatMessage, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, seat, name, text, created FROM chat WHERE match_id = ? ORDER BY seq DESC LIMIT ?`), matchID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ChatMessage
+	for rows.Next() {
+		var m ChatMessage
+		var at string
+		if err := rows.Scan(&m.Seq, &m.Seat, &m.Name, &m.Text, &at); err != nil {
+			return nil, err
+		}
+		m.At = parseStamp(at)
+		out = append(out, m)
+	}
+	slices.Reverse(out)
+	return out, rows.Err()
+}

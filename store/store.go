@@ -57,6 +57,13 @@ type Store interface {
 	Append(ctx context.Context, matchID string, c Command, fence int64) error
 	// Commands returns a match's commands in order.
 	Commands(ctx context.Context, matchID string) ([]Command, error)
+	// AddChat stores a message of a match's table chat; its Seq must be
+	// the match's next. It is refused with ErrFenced if fence is not the
+	// match's.
+	AddChat(ctx context.Context, matchID string, m ChatMessage, fence int64) error
+	// Chat returns the last (at most limit) messages of a match's chat,
+	// oldest first.
+	Chat(ctx context.Context, matchID string, limit int) ([]ChatMessage, error)
 	// Fence raises a match's fence to a new owner's lease revision; a
 	// fence lower than the match's is refused with ErrFenced.
 	Fence(ctx context.Context, matchID string, fence int64) error
@@ -115,7 +122,25 @@ type Seat struct {
 	// Level is the bot's level ("random", "greedy", "mcts"; "" the
 	// pack's own bot).
 	Level string `json:"level,omitempty"`
+	// Handed says why a bot plays a person's seat: HandedLeft (they
+	// left) or HandedOwner (the match's owner handed it over); "" for a
+	// seat played by whoever took it.
+	Handed string `json:"handed,omitempty"`
+	// Muted is set when the match's owner muted the seat's player in the
+	// table's chat.
+	Muted bool `json:"muted,omitempty"`
 }
+
+// Why a bot plays a person's seat (Seat.Handed), or played one command
+// for them (Command.Reason).
+const (
+	// HandedLeft: the player left the match.
+	HandedLeft = "left"
+	// HandedOwner: the match's owner handed the seat to a bot.
+	HandedOwner = "owner"
+	// ReasonTimeout: the player's time for a decision ran out.
+	ReasonTimeout = "timeout"
+)
 
 // Settings are a match's settings, chosen at creation.
 type Settings struct {
@@ -135,6 +160,9 @@ type Settings struct {
 	Rematch string `json:"rematch,omitempty"`
 	// Next is the rematch of this one, once made.
 	Next string `json:"next,omitempty"`
+	// SpectatorChat lets those who watch write in the table's chat (the
+	// players always may).
+	SpectatorChat bool `json:"spectatorChat,omitempty"`
 }
 
 // Match is a match's record: everything needed to rebuild it besides its
@@ -208,4 +236,21 @@ type Command struct {
 	Player int
 	Data   []byte // the command, as the pack's JSON
 	Hash   string
+	// Reason is set when a bot played the command for a person: why
+	// (ReasonTimeout, HandedLeft, HandedOwner). It is never part of the
+	// match's state: a replay shows it beside the command.
+	Reason string
+}
+
+// ChatMessage is a message of a match's table chat. It is kept beside the
+// match, never in its commands or state.
+type ChatMessage struct {
+	// Seq numbers a match's messages from 0.
+	Seq int `json:"seq"`
+	// Seat is the writer's seat, or -1 for someone watching.
+	Seat int `json:"seat"`
+	// Name is the writer's name as the table knew it then.
+	Name string    `json:"name"`
+	Text string    `json:"text"`
+	At   time.Time `json:"at"`
 }

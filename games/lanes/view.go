@@ -126,6 +126,12 @@ func cardView(c *CardDef) CardView {
 		GoAgain: c.GoAgain, Targeting: c.Targeting.Type, Affinity: c.Targeting.Affinity, Moves: c.moves, MovesTarget: hasMove(c)}
 }
 
+// Secret reports whether the seat's view shows what the other may not:
+// its own hand, face up.
+func (m *Match) Secret(seat int) bool {
+	return (seat == 0 || seat == 1) && len(m.s.Players[seat].Hand) > 0
+}
+
 // View is what a seat, or a spectator (game.Spectator), sees now.
 func (m *Match) View(seat int) any { return m.view(seat) }
 

@@ -84,7 +84,7 @@ class Editor {
     this.modeSel = h("select", { id: "play-mode" },
       h("option", { value: "bots" }, "bots only (to watch)"),
       h("option", { value: "me" }, "me and bots"),
-      h("option", { value: "friends" }, "seats for friends"));
+      h("option", { value: "friends" }, "me and seats for friends"));
     this.toolbar = h("div", { class: "toolbar card", role: "toolbar", "aria-label": "the game" },
       h("span", { class: "group" }, h("label", { for: "open-game", class: "visually-hidden" }, "A game from the library"), this.openSel,
         h("button", { type: "button", id: "open-button", onclick: () => this.openSel.value && this.openLibrary(this.openSel.value) }, "Open"),
@@ -610,13 +610,33 @@ class Editor {
     }
   }
 
+  // draft sends a changed game to the server to be played without being
+  // published ({draft}), or names the library's game when it did not
+  // change ({board}); null if the game is not valid.
+  async draft() {
+    if (this.unchanged()) return { board: this.libraryID };
+    const { raw, name } = this.body();
+    try {
+      const res = await api("POST", `/api/drafts?name=${encodeURIComponent(name)}`, undefined, raw);
+      return { draft: res.draft };
+    } catch (err) {
+      this.status(`Cannot play it: ${err.message}`, "error");
+      if (err.diagnostics?.length) {
+        this.validation = { ...(this.validation || {}), valid: false, diagnostics: err.diagnostics };
+        this.showDiagnostics();
+      }
+      return null;
+    }
+  }
+
   // play starts a match of the game: every seat a bot (to watch), the
-  // editor's user and bots, or seats left for friends. The game is saved
-  // first only if it changed; nothing is created if the user cancels.
+  // editor's user and bots, or the editor's user and seats left for
+  // friends. A changed game is played as a draft: it is not put in the
+  // library (Save does that); nothing is created if the user cancels.
   async play() {
     const mode = this.modeSel.value;
     let name = "";
-    if (mode === "me") {
+    if (mode !== "bots") {
       name = (prompt("Your nickname", localStorage.getItem("tabula:nickname") || "Me") || "").trim();
       if (!name) {
         this.status("Not started: a nickname is needed to play", "");
@@ -624,15 +644,13 @@ class Editor {
       }
       localStorage.setItem("tabula:nickname", name);
     }
-    const id = await this.save();
-    if (!id) return;
+    // A game from the library is played from there; an edited one as a
+    // draft, which no one else's library lists.
+    const game = await this.draft();
+    if (!game) return;
     try {
-      const m = await api("POST", "/api/matches", { board: id, seats: Number(this.seatsIn.value) });
-      saveSecrets(m.id, { owner: m.owner, invite: m.invite });
-      if (mode === "me") {
-        const j = await api("POST", `/api/matches/${m.id}/join`, { name, invite: m.invite });
-        saveSecrets(m.id, { token: j.token });
-      }
+      const m = await api("POST", "/api/matches", { ...game, seats: Number(this.seatsIn.value), name });
+      saveSecrets(m.id, { owner: m.owner, invite: m.invite, token: m.token });
       if (mode !== "friends") {
         await api("POST", `/api/matches/${m.id}/bots`, { owner: m.owner });
         await api("POST", `/api/matches/${m.id}/start`, { owner: m.owner });

@@ -11,6 +11,7 @@
 import { h, colour } from "./util.js";
 import { renderBoard, statusText, plural, icon } from "./lanes-board.js";
 import { LaneEffects } from "./lanes-fx.js";
+import { twice } from "./confirm.js";
 
 export class LanesPlay {
   constructor(page) {
@@ -306,11 +307,14 @@ export class LanesPlay {
       row.append(h("button", { type: "button", id: "cancel", onclick: () => this.cancel() }, "Cancel (Esc)"));
     } else {
       const pass = this.paths.find((p) => p.path[0] === "pass");
-      if (pass) row.append(h("button", { type: "button", id: "pass", onclick: () => this.send(pass.cmd) }, v.phase === "deployment" ? "Pass (deploy no more)" : "Pass"));
+      // Passing cannot be taken back: it asks once.
+      if (pass) row.append(h("button", { type: "button", id: "pass", onclick: twice("Pass? Press again: you play no more this round", () => this.send(pass.cmd)) },
+        v.phase === "deployment" ? "Pass (deploy no more)" : "Pass"));
     }
     c.append(row);
     c.append(h("details", { class: "all-moves" }, h("summary", {}, `All your moves as a list (${this.legal.length})`),
-      h("ul", {}, this.legal.map((cmd) => h("li", {}, h("button", { type: "button", class: "link", onclick: () => this.send(cmd) }, cmd.text))))));
+      h("ul", {}, this.legal.map((cmd) => h("li", {}, h("button", { type: "button", class: "link",
+        onclick: this.pathOf(cmd.data, v)?.[0] === "pass" ? twice("Pass? Press again: you play no more this round", () => this.send(cmd)) : () => this.send(cmd) }, cmd.text))))));
   }
 
   squadButton(key) {

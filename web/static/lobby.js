@@ -47,8 +47,13 @@ class Lobby {
     this.compatRow = h("p", { class: "check", hidden: true }, this.compat,
       h("label", { for: "compat" }, " Play as the original game did, quirks included (exit events fire again, skip-turn effects never skip, 1 to 8 players): see how a board behaved there"));
     this.createMsg = h("p", { class: "message error", role: "alert" });
+    // Whoever creates a match sits at it: their name first.
+    this.creatorName = h("input", { id: "creator-name", name: "name", maxlength: 24, required: true, autocomplete: "nickname",
+      value: localStorage.getItem("tabula:nickname") || "" });
     const create = h("form", { id: "create", class: "card", "aria-labelledby": "create-title", onsubmit: (e) => this.create(e) },
       h("h2", { id: "create-title" }, "Start a match"),
+      h("p", {}, h("label", { for: "creator-name" }, "Your nickname"), this.creatorName,
+        h("span", { class: "hint" }, " you take the first seat; friends, or more players on this device, join next")),
       h("p", {}, h("label", { for: "board" }, "Game"), this.gameSel),
       this.choice,
       h("p", {}, h("label", { for: "seats" }, "Seats"), this.seats, " ", this.seatsHint),
@@ -241,8 +246,10 @@ class Lobby {
         board: this.gameSel.value, seats: Number(this.seats.value), public: this.pub.checked,
         turnLimit: Number(this.turnLimit.value), autoAck: g?.game === "party" && this.autoAck.checked,
         compat: g?.game === "party" && this.compat.checked ? "original" : "",
+        name: this.creatorName.value,
       });
-      saveSecrets(m.id, { owner: m.owner, invite: m.invite });
+      localStorage.setItem("tabula:nickname", this.creatorName.value.trim());
+      saveSecrets(m.id, { owner: m.owner, invite: m.invite, token: m.token });
       location.href = m.url;
     } catch (err) {
       this.createMsg.textContent = err.message;
@@ -279,7 +286,7 @@ class Lobby {
     const names = m.seats.filter((s) => s.name).map((s) => s.name);
     const free = m.seats.length - names.length;
     const people = [...names, free ? plural(free, "free seat") : ""].filter(Boolean).join(", ");
-    const mine = held && (held.token ? "you play" : held.owner ? "you created it" : "invited");
+    const mine = held && (held.owner ? (held.token ? "you created it and play" : "you created it") : held.token ? "you play" : "invited");
     const what = { lobby: "join", playing: held?.token ? "play" : "watch", finished: "see the end" }[m.status] || "open";
     const when = m.status === "lobby" ? `created ${ago(m.created)}` : `${statusWords[m.status] || m.status} · ${ago(m.updated || m.created)}`;
     return h("li", { class: "match status-" + m.status, dataset: { id: m.id, status: m.status } },

@@ -11,6 +11,8 @@ import { GenericPlay } from "./generic.js";
 import { PiecesPlay } from "./pieces.js";
 import { endScreen } from "./end.js";
 import { howToPlay } from "./howto.js";
+import { Chat } from "./chat.js";
+import { Handover } from "./handover.js";
 
 const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, skirmish: SkirmishPlay, pieces: PiecesPlay };
 
@@ -34,18 +36,27 @@ class MatchPage {
     this.firstState = true;
     this.you = -1;
     this.legal = [];
+    // held are the seats this device plays (pass-and-play: several);
+    // viewSeat the one it asked to see, switching the one it waits for.
+    this.held = [];
+    this.viewSeat = undefined;
+    this.switching = undefined;
     this.takeInvite();
     this.secrets = secrets(id);
   }
 
-  // takeInvite keeps the invitation of a shared link (#invite=…) and takes
-  // it out of the address bar.
+  // takeInvite keeps the invitation of a shared link (#invite=…).
   takeInvite() {
     const m = location.hash.match(/invite=([0-9a-f]+)/);
-    if (m) {
-      saveSecrets(this.id, { invite: m[1] });
-      history.replaceState(null, "", location.pathname + location.search);
-    }
+    if (m) saveSecrets(this.id, { invite: m[1] });
+  }
+
+  // showInvite keeps in the address bar a link that works for whoever it
+  // is given to: the match's invitation, never a seat's secret.
+  showInvite() {
+    const inv = this.secrets.invite;
+    const want = inv ? `#invite=${inv}` : "";
+    if (location.hash !== want) history.replaceState(null, "", location.pathname + location.search + want);
   }
 
   async start() {
@@ -58,6 +69,7 @@ class MatchPage {
           h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
       return;
     }
+    this.showInvite();
     this.baseTitle = `${this.summary.boardName} — Tabula`;
     document.title = this.baseTitle;
     const board = await api("GET", `/api/matches/${this.id}/board${secretQuery(this.secrets)}`).catch(() => null);
@@ -98,6 +110,7 @@ class MatchPage {
     this.dialog = h("dialog", { id: "prompt", "aria-labelledby": "prompt-title" });
     const how = howToPlay(this.info, this.summary.boardName);
     this.header.insertBefore(how.button, this.conn);
+    this.chat = new Chat(this);
     this.root.replaceChildren(this.header,
       h("main", { class: "match" },
         h("div", { class: "main" }, this.tableEl, this.turnEl, this.boardEl, this.controls, this.toast),
@@ -106,13 +119,18 @@ class MatchPage {
           h("section", { class: "card", "aria-labelledby": "log-title" },
             h("h2", { id: "log-title" }, "What happened"),
             h("p", { class: "details-switch" }, this.detailsToggle, h("label", { for: "details" }, " details for game designers")),
-            this.logEl))),
+            this.logEl),
+          this.chat.el)),
       this.dialog, how.panel);
+    this.handover = new Handover(this);
   }
 
   connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = secretQuery(this.secrets, { log: this.logSeen });
+    // A device shared by several players starts hidden: it shows a seat
+    // once the player whose turn it is says they hold it.
+    const seat = this.viewSeat ?? (this.secrets.shared ? -1 : undefined);
+    const q = secretQuery(this.secrets, { log: this.logSeen, seat });
     const ws = new WebSocket(`${proto}//${location.host}/api/matches/${this.id}/ws${q}`);
     this.ws = ws;
     ws.onopen = () => {
@@ -149,6 +167,24 @@ class MatchPage {
     this.ws.send(JSON.stringify({ type: "command", id: this.nextID++, data }));
   }
 
+  // sendRaw sends a message other than a command (chat, a seat switch)
+  // and returns its id, or null when not connected.
+  sendRaw(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = this.nextID++;
+    this.ws.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+
+  // clearLog empties the log shown: a device passed to another player is
+  // sent that player's log whole.
+  clearLog() {
+    this.logEl.replaceChildren();
+    this.logSeen = 0;
+    this.firstState = true;
+    this.queue = this.queue.filter((q) => q.msg.type !== "state");
+  }
+
   say(text) {
     this.toast.textContent = text;
     this.toast.classList.add("show");
@@ -157,12 +193,31 @@ class MatchPage {
   }
 
   onMessage(msg) {
+    if ((msg.type === "rejected" || msg.type === "ack") && this.chat.owns(msg.id)) {
+      this.chat.answered(msg);
+      return;
+    }
     if (msg.type === "rejected") {
       this.say(msg.reason);
       this.renderer.rejected?.();
       return;
     }
+    if (msg.type === "chat") {
+      this.chat.receive(msg);
+      return;
+    }
+    if (msg.type === "seats") {
+      this.queue.push({ msg });
+      this.drain();
+      return;
+    }
     if (msg.type !== "state") return;
+    if (this.switching !== undefined) {
+      // States of the seat shown before a switch are stale.
+      if (msg.you !== this.switching) return;
+      this.switching = undefined;
+      this.firstState = true;
+    }
     // Entries already received (a reconnection that crossed a message in
     // flight) are dropped here, before anything is shown.
     const from = this.logSeen;
@@ -182,6 +237,10 @@ class MatchPage {
     try {
       while (this.queue.length) {
         const { msg, animate } = this.queue.shift();
+        if (msg.type === "seats") {
+          this.handover.seats(msg);
+          continue;
+        }
         // Behind by several messages: catch up without animating.
         await this.show(msg, animate && this.queue.length < 2);
       }
@@ -199,6 +258,7 @@ class MatchPage {
     const v = msg.view && (typeof msg.view === "string" ? JSON.parse(msg.view) : msg.view);
     if (v) this.view = v;
     this.renderTable();
+    this.chat.render();
     if (!v) {
       this.boardEl.hidden = true;
       return;
@@ -225,7 +285,9 @@ class MatchPage {
   renderTurn() {
     clearInterval(this.tick);
     const mine = this.legal.length > 0 && !this.over();
-    document.title = mine ? `● Your turn — ${this.baseTitle}` : this.baseTitle;
+    // On a device shared by several players, the turn says whose it is.
+    const yours = this.held.length > 1 && this.you >= 0 ? `${this.name(this.you)}'s turn` : "Your turn";
+    document.title = mine ? `● ${yours} — ${this.baseTitle}` : this.baseTitle;
     if (mine && !this.wasMine && localStorage.getItem("tabula:sound") === "on") beep();
     this.wasMine = mine;
     if (this.over() || this.you < 0) {
@@ -250,7 +312,7 @@ class MatchPage {
       clock.textContent = ` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left, then a bot plays for you`;
       clock.classList.toggle("urgent", left <= 10);
     };
-    this.turnEl.replaceChildren(mine ? h("strong", {}, "Your turn") : h("span", { class: "hint" }, "Not your turn"), clock, " ", soundButton);
+    this.turnEl.replaceChildren(mine ? h("strong", {}, yours) : h("span", { class: "hint" }, "Not your turn"), clock, " ", soundButton);
     draw();
     if (this.deadline && mine) this.tick = setInterval(draw, 1000);
   }
@@ -264,7 +326,7 @@ class MatchPage {
       this.renderLobby(el);
       // Until the match starts, the players are the seats taken.
       this.playersEl.replaceChildren(...s.seats.map((seat, i) => seat.name
-        ? h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === this.you ? " — you" : ""))
+        ? h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === this.you ? " — you" : this.held.includes(i) ? " — on this device" : ""))
         : null).filter(Boolean));
       if (!this.logEl.children.length) this.logEl.replaceChildren(h("li", { class: "hint not-yet" }, "Nothing yet: the match has not started."));
       return;
@@ -286,7 +348,8 @@ class MatchPage {
     if (s.status === "abandoned") parts.push(h("span", { class: "badge" }, "abandoned"), " ", s.error || "nobody played it for a long time");
     if (s.status === "playing" && this.secrets.owner) parts.push(this.ownerSeatControls());
     if (s.status === "playing" && this.you >= 0) {
-      parts.push(" ", h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() }, "Leave (a bot takes your seat)"));
+      parts.push(" ", h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() },
+        this.held.length > 1 ? `${this.name(this.you)} leaves (a bot takes the seat)` : "Leave (a bot takes your seat)"));
     }
     el.append(h("p", {}, ...parts));
   }
@@ -304,14 +367,14 @@ class MatchPage {
     el.append(h("ol", { class: "seats", id: "seats", "aria-label": "seats" }, s.seats.map((seat, i) =>
       h("li", { class: seat.name ? "taken" : "free" },
         seat.name ? [seatDot(i), h("span", { class: "name" }, seat.name),
-          seat.bot ? ` (bot${seat.level ? ", " + seat.level : ""})` : "", i === this.you ? " — you" : "",
+          seat.bot ? ` (bot${seat.level ? ", " + seat.level : ""})` : "", i === this.you ? " — you" : this.held.includes(i) ? " — on this device" : "",
           seat.online ? h("span", { class: "online", title: "online" }, " ● online") : "",
           this.secrets.owner && i !== this.you ? [" ", h("button", { type: "button", class: "link remove", dataset: { seat: i },
             "aria-label": `remove ${seat.name}`, onclick: () => this.seat(i, { remove: true }) }, "remove")] : null]
           : h("span", { class: "hint" }, this.info.roles?.[i] ? `free seat (${this.info.roles[i]})` : "free seat")))));
     const free = s.seats.some((seat) => !seat.name);
     if (this.you < 0 && free) {
-      const name = h("input", { id: "nickname", maxlength: 32, required: true, autocomplete: "nickname", value: localStorage.getItem("tabula:nickname") || "" });
+      const name = h("input", { id: "nickname", maxlength: 24, required: true, autocomplete: "nickname", value: localStorage.getItem("tabula:nickname") || "" });
       el.append(h("form", { id: "join", onsubmit: async (e) => {
         e.preventDefault();
         try {
@@ -324,6 +387,7 @@ class MatchPage {
         }
       } }, h("label", { for: "nickname" }, "Your nickname"), name, h("button", { type: "submit", id: "join-button", class: "primary" }, "Join")));
     }
+    if (this.you >= 0 && free) el.append(this.handover.addPlayerForm());
     if (this.you >= 0) {
       el.append(h("p", {}, h("button", { type: "button", class: "link", id: "leave", onclick: () => this.leave() }, "Leave the table")));
     }
@@ -342,11 +406,12 @@ class MatchPage {
   }
 
   ownerSeatControls() {
-    const seats = this.summary.seats.map((seat, i) => ({ seat, i })).filter(({ seat, i }) => seat.human && i !== this.you);
+    // Other people's seats: not those of this device.
+    const seats = this.summary.seats.map((seat, i) => ({ seat, i })).filter(({ seat, i }) => seat.human && i !== this.you && !this.held.includes(i));
     if (!seats.length) return "";
     return h("span", { class: "owner-seats" }, " ", seats.map(({ seat, i }) =>
-      h("button", { type: "button", class: "link", dataset: { seat: i }, onclick: () => this.seat(i, { bot: !seat.bot }) },
-        seat.bot ? `give ${seat.name} their seat back` : `let a bot play for ${seat.name}`)));
+      [h("button", { type: "button", class: "link", dataset: { seat: i }, onclick: () => this.seat(i, { bot: !seat.bot }) },
+        seat.bot ? `give ${seat.name} their seat back` : `let a bot play for ${seat.name}`), " "]));
   }
 
   reconnect() {
@@ -378,8 +443,10 @@ class MatchPage {
   async leave() {
     if (!confirm("Leave this match?")) return;
     try {
-      await api("POST", `/api/matches/${this.id}/leave`, { token: this.secrets.token });
-      saveSecrets(this.id, { token: "" });
+      await api("POST", `/api/matches/${this.id}/leave`, { token: this.secrets.token, seat: this.you });
+      // A device that plays other seats still plays them.
+      if (this.held.length < 2) saveSecrets(this.id, { token: "" });
+      this.viewSeat = undefined;
       this.reconnect();
     } catch (err) {
       this.say(err.message);
@@ -389,8 +456,8 @@ class MatchPage {
   // carrySecrets gives a rematch the secrets of this match: its seats are
   // played with the same ones.
   carrySecrets(next) {
-    const { token, owner, invite } = secrets(this.id);
-    saveSecrets(next, { token, owner, invite });
+    const { token, owner, invite, shared } = secrets(this.id);
+    saveSecrets(next, { token, owner, invite, shared });
   }
 
   async rematch(button) {

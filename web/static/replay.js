@@ -27,6 +27,7 @@ export class ReplayViewer {
     this.total = rp.commands.length;
     this.rp = rp;
     page.summary = rp.match;
+    page.chat?.readOnly(rp.chat);
     this.slider = h("input", { type: "range", id: "replay-step", min: 0, max: this.total, value: 0, "aria-label": "after how many moves",
       oninput: (e) => this.go(Number(e.target.value)) });
     this.label = h("span", { id: "replay-label", role: "status" });
