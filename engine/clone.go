@@ -39,6 +39,7 @@ func (m *Match) Clone(state any, o CloneOptions) *Match {
 		Events:       events,
 		records:      records,
 		noLog:        m.noLog,
+		bare:         m.noLog, // a copy has no sink
 		forgotten:    m.forgotten,
 		budgetFrom:   budgetFrom,
 		chain:        m.chain,
@@ -63,7 +64,6 @@ func (m *Match) Clone(state any, o CloneOptions) *Match {
 		hashGen:      m.hashGen,
 		rollback:     m.rollback,
 		cur:          m.cur,
-		scratch:      make([]TriggerID, 0, cap(m.scratch)),
 		lastAsk:      m.lastAsk,
 	}
 	if c.guard.small == nil {
@@ -122,6 +122,9 @@ func (x *Index) clone() *Index {
 		entities:  x.entities,
 		byReactor: maps.Clone(x.byReactor),
 		live:      x.live,
+		changed:   x.changed,
+		placed:    x.placed,
+		listen:    slices.Clone(x.listen),
 		gen:       x.gen,
 	}
 	n := 0

@@ -293,9 +293,9 @@ func TestRedrawSealed(t *testing.T) {
 // Clone copies every field of a match: one added to Match must be added
 // to Clone (and here).
 func TestCloneKnowsEveryField(t *testing.T) {
-	known := []string{"Rules", "State", "Players", "Index", "RNG", "Events", "records", "noLog", "sink", "sunk", "forgotten", "chain", "actor", "round", "steps",
+	known := []string{"Rules", "State", "Players", "Index", "RNG", "Events", "records", "noLog", "bare", "sink", "sunk", "forgotten", "chain", "actor", "round", "steps",
 		"err", "budgetFrom", "stack", "heap", "reactions", "seq", "guard", "emitted", "then", "suspended", "hasSuspended",
-		"asked", "answers", "answered", "hash", "hashed", "hashGen", "rollback", "cur", "running", "ctx", "scratch", "lastAsk"}
+		"asked", "answers", "answered", "hash", "hashed", "hashGen", "rollback", "cur", "running", "ctx", "lastAsk"}
 	var fields []string
 	for f := range reflect.TypeFor[engine.Match]().Fields() {
 		fields = append(fields, f.Name)
@@ -303,7 +303,7 @@ func TestCloneKnowsEveryField(t *testing.T) {
 	if !slices.Equal(fields, known) {
 		t.Errorf("engine.Match has the fields\n%v\nand Clone knows\n%v", fields, known)
 	}
-	known = []string{"inst", "buckets", "dense", "stride", "types", "entities", "byReactor", "live", "gen"}
+	known = []string{"inst", "buckets", "dense", "stride", "types", "entities", "byReactor", "live", "listen", "placed", "changed", "gen"}
 	fields = nil
 	for f := range reflect.TypeFor[engine.Index]().Fields() {
 		fields = append(fields, f.Name)

@@ -69,7 +69,25 @@ func NewEvent(t EventType) Event {
 // returns. The engine sets Actor, Parent, Depth and Chain; a zero Source
 // becomes the reactor of the firing trigger, since the entity whose effect
 // caused an event is its source.
+//
+// In a match on the priority agenda that keeps no log and has no sink
+// (SetLog), whose effects place no trigger (Rules.PlacedBetweenChains), an
+// event of a type no trigger listens to is counted, as the state hash
+// counts every event, but not kept, since nothing can read it: Emit then
+// returns NoEvent. (On the stack, its dispatch would be a step of the
+// chain's budget; a trigger placed later in the same effect would hear it.)
 func (c *Ctx) Emit(ev Event) EventRef {
+	m := c.m
+	if m.bare && m.Rules.PlacedBetweenChains && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
+		m.forgotten.events++
+		m.forgotten.records++
+		return NoEvent
+	}
+	return c.emit(ev)
+}
+
+// emit records an event and schedules its dispatch.
+func (c *Ctx) emit(ev Event) EventRef {
 	m := c.m
 	ev.Actor = m.actor
 	ev.Parent = c.task.event
@@ -80,7 +98,11 @@ func (c *Ctx) Emit(ev Event) EventRef {
 	}
 	ref := EventRef(len(m.Events))
 	m.Events = append(m.Events, ev)
-	m.record(Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: ev.Depth, Reactor: c.Reactor(), Source: ev.Source})
+	if m.bare {
+		m.forgotten.records++ // what record would do, without making the record
+	} else {
+		m.record(Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: ev.Depth, Reactor: c.Reactor(), Source: ev.Source})
+	}
 	m.emitted = append(m.emitted, ref)
 	return ref
 }
@@ -99,7 +121,7 @@ func (c *Ctx) Then(call EffectCall) {
 // action is intercepted before it happens: then does nothing, and pays no
 // cost, if ev was cancelled.
 func (c *Ctx) Announce(ev Event, then EffectCall) EventRef {
-	ref := c.Emit(ev)
+	ref := c.emit(ev) // kept: then reads it
 	c.m.then = append(c.m.then, c.follow(then, ref))
 	return ref
 }

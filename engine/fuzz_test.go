@@ -23,7 +23,9 @@ import (
 //   - if a chain runs past the step budget without ending in a
 //     *engine.RunawayError that names the triggers of the loop;
 //   - if a third play with the log off (Match.SetLog) gives other errors,
-//     hashes or records (as its sink sees them) than the first.
+//     hashes or records (as its sink sees them) than the first;
+//   - if a fourth, with the log off and no sink (events nobody listens to
+//     are then not even kept), gives other errors or hashes.
 func FuzzChains(f *testing.F) {
 	for _, seed := range [][]byte{
 		// Nothing: one trigger on E0 that emits E0 again, set off by a
@@ -37,20 +39,24 @@ func FuzzChains(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		first := play(t, data, true)
-		second := play(t, data, true)
+		first := play(t, data, true, true)
+		second := play(t, data, true, true)
 		if first.log != second.log {
 			t.Fatalf("two plays of the same game differ:\n%s\n---\n%s", first.log, second.log)
 		}
 		if !slices.Equal(first.hashes, second.hashes) {
 			t.Fatalf("two plays of the same game hash differently: %v, %v", first.hashes, second.hashes)
 		}
-		off := play(t, data, false)
+		off := play(t, data, false, true)
 		if off.errors != first.errors || off.sunk != first.sunk {
 			t.Fatalf("the log off, the game plays differently:\n%s%s\n---\n%s%s", off.errors, off.sunk, first.errors, first.sunk)
 		}
 		if !slices.Equal(off.hashes, first.hashes) {
 			t.Fatalf("the log off, the game hashes differently: %v, %v", off.hashes, first.hashes)
+		}
+		bare := play(t, data, false, false)
+		if bare.errors != first.errors || !slices.Equal(bare.hashes, first.hashes) {
+			t.Fatalf("the log off without a sink, the game plays differently:\n%s%v\n---\n%s%v", bare.errors, bare.hashes, first.errors, first.hashes)
 		}
 	})
 }
@@ -135,7 +141,7 @@ func (c condition) Holds(state any, _ *engine.Event, t *engine.Instance) (bool, 
 	return t.Reactor == engine.System || g.Count[t.Reactor-1] < c.limit, nil
 }
 
-func play(t *testing.T, data []byte, keepLog bool) played {
+func play(t *testing.T, data []byte, keepLog, withSink bool) played {
 	in := &reader{data: data}
 	types := engine.NewTypes()
 	for i := range fuzzTypes {
@@ -252,7 +258,7 @@ func play(t *testing.T, data []byte, keepLog bool) played {
 		return nil
 	})
 
-	rules := &engine.Rules{Types: types, Effects: effects,
+	rules := &engine.Rules{Types: types, Effects: effects, PlacedBetweenChains: true,
 		Policy: engine.Policy(in.n(2)), Guard: engine.Guard(in.n(3)), Budget: fuzzBudget + in.n(fuzzBudget)}
 	g := &fuzzGame{Budget: rules.Budget}
 	for range 1 + in.n(6) {
@@ -327,7 +333,11 @@ func play(t *testing.T, data []byte, keepLog bool) played {
 	var out played
 	var log bytes.Buffer
 	sink := &textSink{}
-	m.SetLog(keepLog, sink)
+	if withSink {
+		m.SetLog(keepLog, sink)
+	} else {
+		m.SetLog(keepLog, nil)
+	}
 	var errs strings.Builder
 	for range 1 + in.n(12) {
 		if m.Err() != nil {

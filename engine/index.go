@@ -40,6 +40,15 @@ type Index struct {
 	// follow through Instance.next, so adding a trigger allocates nothing.
 	byReactor map[EntityID]TriggerID
 	live      int
+	// listen counts, by event type, the buckets' entries of that type: an
+	// event of a type without any sets nothing off.
+	listen []int32
+	// placed counts the instances added, so that an effect that adds one
+	// is told (Rules.PlacedBetweenChains).
+	placed uint64
+	// changed is set once an instance is removed, moved or given to
+	// another controller: rewind cannot undo that.
+	changed bool
 	// gen counts changes made from outside a chain (placing, moving,
 	// removing instances), so that a cached state hash knows it is stale.
 	gen uint64
@@ -119,14 +128,36 @@ func (x *Index) relayout(types, stride int) {
 // reset empties the index, keeping its memory.
 func (x *Index) reset() {
 	x.gen++
+	x.changed = false
 	x.inst = x.inst[:0]
 	clear(x.buckets)
 	for i := range x.dense {
 		x.dense[i] = x.dense[i][:0]
 	}
 	x.entities = 0
+	clear(x.listen)
 	clear(x.byReactor)
 	x.live = 0
+}
+
+// listens reports whether some trigger listens to events of the type.
+func (x *Index) listens(t EventType) bool {
+	return int(t) < len(x.listen) && x.listen[t] > 0
+}
+
+// rewind puts every instance back as Add placed it, and reports whether
+// it could: not once an instance was removed, moved or given to another
+// controller.
+func (x *Index) rewind() bool {
+	if x.changed || x.live != len(x.inst) {
+		return false
+	}
+	x.gen++
+	for i := range x.inst {
+		t := &x.inst[i]
+		t.usedRound, t.uses, t.latched, t.fired, t.fires = 0, 0, -1, -1, 0
+	}
+	return true
 }
 
 // Add places a trigger in the match and returns its instance's id.
@@ -135,6 +166,7 @@ func (x *Index) reset() {
 // ordering position among reactions of the same priority and tier.
 func (x *Index) Add(def *Trigger, reactor EntityID, controller PlayerID, loc LocationID, pos int64) TriggerID {
 	x.gen++
+	x.placed++
 	id := TriggerID(len(x.inst))
 	x.inst = append(x.inst, Instance{
 		Def: def, ID: id, Reactor: reactor, Controller: controller,
@@ -168,6 +200,10 @@ func (x *Index) file(id TriggerID) {
 	x.keys(&x.inst[id], func(k bucketKey) {
 		b, _ := x.bucket(k)
 		x.setBucket(k, append(b, id))
+		for int(k.typ) >= len(x.listen) {
+			x.listen = append(x.listen, 0)
+		}
+		x.listen[k.typ]++
 		if k.kind == bucketEntity {
 			x.entities++
 		}
@@ -180,6 +216,7 @@ func (x *Index) unfile(id TriggerID) {
 		if i := slices.Index(b, id); i >= 0 {
 			b[i] = b[len(b)-1]
 			b = b[:len(b)-1]
+			x.listen[k.typ]--
 			if k.kind == bucketEntity {
 				x.entities--
 			}
@@ -206,6 +243,7 @@ func (x *Index) Alive(id TriggerID) bool {
 // it are skipped when their turn comes.
 func (x *Index) Remove(id TriggerID) {
 	x.gen++
+	x.changed = true
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -265,6 +303,7 @@ func (x *Index) MoveReactor(reactor EntityID, loc LocationID, pos int64) {
 // Move updates an instance's location and ordering position.
 func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
 	x.gen++
+	x.changed = true
 	t := x.Get(id)
 	if t == nil || !t.alive {
 		return
@@ -280,6 +319,7 @@ func (x *Index) Move(id TriggerID, loc LocationID, pos int64) {
 // SetController changes the controller of every trigger of an entity.
 func (x *Index) SetController(reactor EntityID, p PlayerID) {
 	x.gen++
+	x.changed = true
 	x.reactorIDs(reactor, func(id TriggerID) { x.inst[id].Controller = p })
 }
 
@@ -304,19 +344,39 @@ func (x *Index) Each(fn func(*Instance)) {
 	}
 }
 
-// candidates appends to dst the live instances that an event may match, by
-// type, phase, location and subject. The caller checks relations and tests.
-func (x *Index) candidates(dst []TriggerID, ev *Event) []TriggerID {
-	b, _ := x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere})
-	dst = append(dst, b...)
-	if ev.Location != NoLocation {
-		b, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)})
-		dst = append(dst, b...)
+// candidates returns the buckets of the live instances an event may
+// match: by type and phase, anywhere, at its location and carried by its
+// subject. The caller checks relations and tests. The buckets are the
+// index's own, valid until it changes.
+func (x *Index) candidates(ev *Event) (anywhere, here, self []TriggerID) {
+	if ev.Phase == NoPhase {
+		// Dense buckets, looked up without building a key (a board game's
+		// every event).
+		if t := int(ev.Type); t < x.types && x.stride > 0 {
+			row := x.dense[t*x.stride : (t+1)*x.stride]
+			anywhere = row[0]
+			if l := ev.Location; l != NoLocation {
+				if l >= 0 && l < denseLocations {
+					if int(l)+1 < x.stride {
+						here = row[l+1]
+					}
+				} else {
+					here = x.buckets[bucketKey{typ: ev.Type, kind: bucketLocation, id: int32(l)}]
+				}
+			}
+		} else if l := ev.Location; l != NoLocation && (l < 0 || l >= denseLocations) {
+			here = x.buckets[bucketKey{typ: ev.Type, kind: bucketLocation, id: int32(l)}]
+		}
+	} else {
+		anywhere, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketAnywhere})
+		if ev.Location != NoLocation {
+			here, _ = x.bucket(bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketLocation, id: int32(ev.Location)})
+		}
 	}
 	if ev.Subject != System && x.entities > 0 {
-		dst = append(dst, x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketEntity, id: int32(ev.Subject)}]...)
+		self = x.buckets[bucketKey{typ: ev.Type, phase: ev.Phase, kind: bucketEntity, id: int32(ev.Subject)}]
 	}
-	return dst
+	return anywhere, here, self
 }
 
 // relates reports whether an instance's owner relation and scope accept an

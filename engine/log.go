@@ -118,6 +118,7 @@ type Sink interface {
 // Call it between chains.
 func (m *Match) SetLog(keep bool, sink Sink) {
 	m.noLog, m.sink = !keep, sink
+	m.bare = !keep && sink == nil
 	if !keep && !m.inChain() {
 		m.ClearLog()
 	}

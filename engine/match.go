@@ -61,6 +61,13 @@ type Rules struct {
 	// rule book's turns are rules): each stretch between two inputs gets
 	// the whole budget, and a loop is told apart from a long game.
 	BudgetPerInput bool
+	// PlacedBetweenChains says that no effect places a trigger (Index.Add):
+	// triggers are placed between chains only, when a match starts say
+	// (removing and moving them is fine). A match on the priority agenda
+	// that keeps no log and has no sink then keeps no event of a type no
+	// trigger listens to: nothing could read it. An effect that places a
+	// trigger all the same breaks the match.
+	PlacedBetweenChains bool
 }
 
 // Canonical is implemented by game states that encode themselves for the
@@ -97,7 +104,9 @@ type Match struct {
 	records []Record
 	// noLog forgets the records and events of each chain when it ends;
 	// sink receives every record (SetLog).
-	noLog     bool
+	noLog bool
+	// bare is noLog without a sink: records of events are not even made.
+	bare      bool
 	sink      Sink
 	sunk      Record // an event's record given to the sink, not kept
 	forgotten forgotten
@@ -135,7 +144,6 @@ type Match struct {
 	cur      task // the task being run
 	running  bool // an effect is running
 	ctx      Ctx
-	scratch  []TriggerID
 	lastAsk  askCache
 }
 
@@ -183,7 +191,6 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 		stack:   make([]task, 0, 16),
 		emitted: make([]EventRef, 0, 8),
 		then:    make([]task, 0, 4),
-		scratch: make([]TriggerID, 0, 16),
 		guard:   guardSet{small: make([]uint64, 0, guardSmall)},
 	}
 }
@@ -195,12 +202,28 @@ func NewMatch(rules *Rules, state any, seed uint64, players []string) *Match {
 // index is emptied, so the game places its triggers again; what SetLog
 // said still holds. Reset must not be called from inside an effect.
 func (m *Match) Reset(state any, seed uint64) {
+	m.reset(state, seed, false)
+}
+
+// ResetKeepingTriggers is Reset for a match that places the same
+// triggers, in the same order, at every start: it keeps the triggers
+// placed, as they were placed, and reports true, saving the game from
+// placing them again; or, when a trigger was removed, moved or given to
+// another player since they were placed, it resets the match as Reset
+// does and reports false, and the game places its triggers again.
+func (m *Match) ResetKeepingTriggers(state any, seed uint64) bool {
+	return m.reset(state, seed, true)
+}
+
+func (m *Match) reset(state any, seed uint64, keep bool) (kept bool) {
 	if m.running {
 		panic("engine: Reset called from inside an effect")
 	}
 	m.State = state
 	m.hashed = false
-	m.Index.reset()
+	if kept = keep && m.Index.rewind(); !kept {
+		m.Index.reset()
+	}
 	m.RNG.Reset(seed)
 	m.Events = m.Events[:0]
 	m.records = m.records[:0]
@@ -213,7 +236,7 @@ func (m *Match) Reset(state any, seed uint64) {
 	m.suspended, m.hasSuspended = task{}, false
 	m.asked, m.answers, m.answered = m.asked[:0], m.answers[:0], m.answered[:0]
 	m.rollback, m.cur, m.ctx = rollback{}, task{}, Ctx{}
-	m.scratch = m.scratch[:0]
+	return kept
 }
 
 // task is one item of the agenda.
@@ -375,7 +398,12 @@ func (m *Match) nextSeq() int64 {
 
 // resolve works through the agenda until it is empty (the chain ends) or a
 // decision is pending. With first set, the task in m.cur runs first.
-func (m *Match) resolve(first bool) error {
+func (m *Match) resolve(first bool) (err error) {
+	defer func() {
+		if m.running { // an effect panicked
+			m.recoverEffect(recover(), &err)
+		}
+	}()
 	budget := m.Rules.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
@@ -540,49 +568,62 @@ func (m *Match) tier(t *Instance, ev *Event) int32 {
 // stack (depth-first, so the first runs next) or on the priority agenda.
 func (m *Match) dispatch(ref EventRef) error {
 	ev := &m.Events[ref]
-	cands := m.Index.candidates(m.scratch[:0], ev)
-	m.scratch = cands
-	if len(cands) == 0 {
+	anywhere, here, self := m.Index.candidates(ev)
+	if len(anywhere)+len(here)+len(self) == 0 {
 		return nil
 	}
 	depth := ev.Depth + 1
 	var sorted []task
 	base := len(m.stack)
-	for _, id := range cands {
-		inst := &m.Index.inst[id]
-		if !inst.alive || !relates(inst, ev) {
-			continue
-		}
-		if m.Rules.Policy == PriorityAgenda && m.Rules.Guard == PerTrigger && inst.latched == m.chain {
-			continue // latched: already scheduled or fired in this chain
-		}
-		if inst.Def.Filter != nil && !inst.Def.Filter.Match(m.State, ev, inst) {
-			continue
-		}
-		if inst.Def.Condition != nil {
-			ok, err := inst.Def.Condition.Holds(m.State, ev, inst)
-			if err != nil {
-				return fmt.Errorf("trigger %s: condition: %w", inst.Def.Name, err)
+	// The buckets are read in place: nothing below changes the index.
+	for _, bucket := range [...][]TriggerID{anywhere, here, self} {
+		for _, id := range bucket {
+			if err := m.consider(ref, ev, id, depth, base, &sorted); err != nil {
+				return err
 			}
-			if !ok {
-				continue
-			}
-		}
-		inst.latched = m.chain
-		t := task{kind: taskFire, effect: -1, event: ref, trig: id, depth: depth, react: -1,
-			prio: inst.Def.Priority, tier: m.tier(inst, ev), pos: inst.Pos, seq: inst.Seq}
-		if m.Rules.Policy == PriorityAgenda {
-			m.scheduleReaction(t, inst)
-			continue
-		}
-		// Insertion sort into the tail of the stack, in reverse order so
-		// that the first reaction is on top.
-		m.stack = append(m.stack, t)
-		sorted = m.stack[base:]
-		for i := len(sorted) - 1; i > 0 && before(&sorted[i-1], &sorted[i]); i-- {
-			sorted[i-1], sorted[i] = sorted[i], sorted[i-1]
 		}
 	}
+	return nil
+}
+
+// consider schedules the instance id for the event ev (ref) if it reacts
+// to it: on the priority agenda, or sorted into the tail of the stack from
+// base on (sorted).
+func (m *Match) consider(ref EventRef, ev *Event, id TriggerID, depth int32, base int, sorted *[]task) error {
+	inst := &m.Index.inst[id]
+	if !inst.alive || !relates(inst, ev) {
+		return nil
+	}
+	if m.Rules.Policy == PriorityAgenda && m.Rules.Guard == PerTrigger && inst.latched == m.chain {
+		return nil // latched: already scheduled or fired in this chain
+	}
+	if inst.Def.Filter != nil && !inst.Def.Filter.Match(m.State, ev, inst) {
+		return nil
+	}
+	if inst.Def.Condition != nil {
+		ok, err := inst.Def.Condition.Holds(m.State, ev, inst)
+		if err != nil {
+			return fmt.Errorf("trigger %s: condition: %w", inst.Def.Name, err)
+		}
+		if !ok {
+			return nil
+		}
+	}
+	inst.latched = m.chain
+	t := task{kind: taskFire, effect: -1, event: ref, trig: id, depth: depth, react: -1,
+		prio: inst.Def.Priority, tier: m.tier(inst, ev), pos: inst.Pos, seq: inst.Seq}
+	if m.Rules.Policy == PriorityAgenda {
+		m.scheduleReaction(t, inst)
+		return nil
+	}
+	// Insertion sort into the tail of the stack, in reverse order so
+	// that the first reaction is on top.
+	m.stack = append(m.stack, t)
+	s := m.stack[base:]
+	for i := len(s) - 1; i > 0 && before(&s[i-1], &s[i]); i-- {
+		s[i-1], s[i] = s[i], s[i-1]
+	}
+	*sorted = s
 	return nil
 }
 
@@ -675,6 +716,7 @@ func (m *Match) admit(t *task) bool {
 	}
 	rec.Kind = RecFired
 	inst.fired = m.chain
+	inst.fires++
 	m.record(rec)
 	if def.Once {
 		m.Index.Remove(t.trig)
@@ -695,9 +737,13 @@ func (m *Match) runEffect(t *task) error {
 	m.then = m.then[:0]
 	c := &m.ctx
 	*c = Ctx{m: m, task: t}
+	placed := m.Index.placed
 	err := m.call(fn, c, call)
+	if m.Rules.PlacedBetweenChains && m.Index.placed != placed && err == nil {
+		err = fmt.Errorf("it placed a trigger, which the game's rules say no effect does (Rules.PlacedBetweenChains)")
+	}
 	c.m = nil // a Ctx must not be kept beyond the call
-	if errors.Is(err, errAsked) {
+	if err != nil && errors.Is(err, errAsked) {
 		m.suspended = *t
 		m.hasSuspended = true
 		for i := range m.asked {
@@ -753,17 +799,35 @@ func (m *Match) askText(d *Decision) string {
 
 type askCache struct{ kind, prompt, text string }
 
-// call runs an effect function, turning a panic into an error: a bug in one
-// effect must not take down a server that hosts many matches.
-func (m *Match) call(fn effectFunc, c *Ctx, call *EffectCall) (err error) {
+// call runs an effect function. A panic in it is turned into an error by
+// resolve (recoverEffect), once per chain rather than once per effect.
+func (m *Match) call(fn effectFunc, c *Ctx, call *EffectCall) error {
 	m.running = true
-	defer func() {
-		m.running = false
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	return fn(c, call.Args)
+	err := fn(c, call.Args)
+	m.running = false
+	return err
+}
+
+// recoverEffect turns a panic of the effect under way (m.cur) into the
+// error the effect would have returned, and breaks the match with it: a
+// bug in one effect must not take down a server that hosts many matches.
+// Any other panic goes on. It is deferred by resolve, and calls recover
+// itself only through the deferred function.
+func (m *Match) recoverEffect(p any, err *error) {
+	m.running = false
+	m.ctx.m = nil
+	t := &m.cur
+	call := &t.call
+	if t.effect >= 0 {
+		call = &m.Index.inst[t.trig].Def.Effects[t.effect]
+	}
+	e := fmt.Errorf("panic: %v", p)
+	if t.trig != NoTrigger {
+		e = fmt.Errorf("trigger %s: effect %s: %w", m.Index.inst[t.trig].Def.Name, call.Name, e)
+	} else {
+		e = fmt.Errorf("effect %s: %w", call.Name, e)
+	}
+	*err = m.fail(e)
 }
 
 // RunawayError ends a chain that took more steps than the budget allows.

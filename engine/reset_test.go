@@ -37,7 +37,8 @@ var (
 
 func placeResetTriggers(m *engine.Match) {
 	for _, loc := range []engine.LocationID{1, 2, 100_002, 100_003} {
-		m.Index.Add(&engine.Trigger{Name: "drink", On: []engine.EventType{resetLand}, Scope: engine.Here,
+		// Once a round: the uses of a round are part of the state.
+		m.Index.Add(&engine.Trigger{Name: "drink", On: []engine.EventType{resetLand}, Scope: engine.Here, UsesPerRound: 1,
 			Effects: []engine.EffectCall{resetEffects.MustCall("DRINK", int(loc%10))}}, engine.EntityID(loc), engine.NoPlayer, loc, int64(loc))
 	}
 }
@@ -78,5 +79,37 @@ func TestResetIsANewMatch(t *testing.T) {
 	}
 	if g := reused.State.(*resetGame); g.Drinks == 0 {
 		t.Error("no trigger fired: the test proves nothing")
+	}
+}
+
+// TestResetKeepingTriggers: a match reset keeping its triggers plays as a
+// new match with them placed anew; once a trigger was removed, it resets
+// as Reset does and says so, and the game places them again.
+func TestResetKeepingTriggers(t *testing.T) {
+	fresh := engine.NewMatch(resetRules, &resetGame{}, 42, []string{"Ann"})
+	placeResetTriggers(fresh)
+	wantHash, wantLog := playReset(t, fresh)
+
+	reused := engine.NewMatch(resetRules, &resetGame{}, 7, []string{"Ann"})
+	placeResetTriggers(reused)
+	playReset(t, reused)
+	if !reused.ResetKeepingTriggers(&resetGame{}, 42) {
+		t.Fatal("the triggers were not kept, though none changed")
+	}
+	gotHash, gotLog := playReset(t, reused)
+	if gotHash != wantHash || gotLog != wantLog {
+		t.Errorf("a match reset keeping its triggers plays differently from a new one:\n%s\nwant\n%s", gotLog, wantLog)
+	}
+
+	reused.Index.Remove(1)
+	if reused.ResetKeepingTriggers(&resetGame{}, 42) {
+		t.Fatal("the triggers were kept, though one was removed")
+	}
+	if reused.Index.Len() != 0 {
+		t.Fatalf("after a reset that kept nothing: %d triggers", reused.Index.Len())
+	}
+	placeResetTriggers(reused)
+	if gotHash, gotLog = playReset(t, reused); gotHash != wantHash || gotLog != wantLog {
+		t.Errorf("a match reset without its triggers plays differently from a new one:\n%s\nwant\n%s", gotLog, wantLog)
 	}
 }

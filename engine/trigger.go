@@ -115,11 +115,17 @@ type Instance struct {
 	uses      int32
 	latched   int32     // chain in which the instance was last scheduled
 	fired     int32     // chain in which the instance last fired
+	fires     int32     // how often it fired
 	next      TriggerID // next instance of the same reactor
 }
 
 // Alive reports whether the instance is still in the match.
 func (t *Instance) Alive() bool { return t.alive }
+
+// Fires is how often the instance has fired since it was added: what a
+// simulation counts per space or piece. It is not part of the state hash
+// (the log's records say the same).
+func (t *Instance) Fires() int { return int(t.fires) }
 
 // Status is where a trigger instance stands in the current chain.
 type Status uint8

@@ -38,6 +38,7 @@ func (srv *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/boards/{id}", srv.deleteGame)
 	mux.HandleFunc("GET /api/games/{id}", srv.gameSource)
 	mux.HandleFunc("POST /api/validate", srv.validate)
+	mux.HandleFunc("POST /api/simulate", srv.simulate)
 	mux.HandleFunc("GET /api/catalog/{pack}", srv.catalog)
 	mux.HandleFunc("POST /api/catalog/{pack}/render/{name}", srv.render)
 

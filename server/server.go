@@ -105,6 +105,8 @@ type Limits struct {
 	PingTimeout time.Duration
 	// BotTime is how long a bot may think over one decision (2 s).
 	BotTime time.Duration
+	// Simulation bounds the simulations the editor asks for.
+	Simulation SimLimits
 }
 
 // DefaultLimits are the limits of a server started without any.
@@ -151,6 +153,7 @@ func (l Limits) withDefaults() Limits {
 	if l.BotTime > 0 {
 		d.BotTime = l.BotTime
 	}
+	d.Simulation = l.Simulation.withDefaults()
 	return d
 }
 
@@ -170,6 +173,7 @@ type Server struct {
 	creates *rateByAddr
 	uploads *rateByAddr
 	chats   *rateByAddr // chat messages by address, across connections
+	balance *balancer
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -235,6 +239,7 @@ func New(opts Options) (*Server, error) {
 	srv.creates = newRateByAddr(srv.limits.Creates)
 	srv.uploads = newRateByAddr(srv.limits.Uploads)
 	srv.chats = newRateByAddr(chatPerMinute)
+	srv.balance = newBalancer(srv.limits.Simulation, srv.metrics)
 	srv.defs = newDefCache(srv, 256)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {

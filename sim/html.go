@@ -16,6 +16,9 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"games":   func(n int) string { return plural(n, "game") },
 	"f2":      func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
 	"f4":      func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) },
+	"n3":      func(v float64) string { return number(v, 3) },
+	"label":   placeLabel,
+	"title":   kindTitle,
 }).Parse(pageText))
 
 // WriteHTML writes the report as one self-contained page: inline CSS, a
@@ -38,6 +41,10 @@ type pageData struct {
 	Positions winChart
 	Commands  histChart
 	Rounds    histChart
+	// Heat draws the board once per figure of its places; Groups are the
+	// tables of places, one per kind.
+	Heat   []heatMap
+	Groups []placeGroup
 }
 
 // winChart draws win rates as bars on a scale from 0 to Top.
@@ -76,7 +83,8 @@ func newPage(r *Report) pageData {
 	d := pageData{R: r, Title: r.title(), Setup: r.setup(), Limit: r.LimitSentence(),
 		Seats:    newWinChart("player", r.Seats, r.FairShare),
 		Commands: newHistChart("commands", &r.Length.Commands),
-		Rounds:   newHistChart("rounds", &r.Length.Rounds)}
+		Rounds:   newHistChart("rounds", &r.Length.Rounds),
+		Heat:     r.heatMaps(), Groups: r.groups()}
 	if r.Failed.Games > 0 {
 		d.Failed = r.failedSentence()
 	}

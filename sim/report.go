@@ -53,6 +53,12 @@ type Report struct {
 	// (finished or stopped by the round limit), by kind then name; empty
 	// when the game keeps no tally.
 	Pieces []Piece `json:"pieces"`
+	// Places is what each place, piece and seat did (game.Placer), in the
+	// game's order; empty when the game counts none.
+	Places []PlaceFigures `json:"places"`
+	// Map draws the places of one kind as the game's board
+	// (game.Mapper); nil when the game has no board to draw.
+	Map *game.PlaceMap `json:"map,omitempty"`
 	// Timing holds the wall-clock figures, which vary from run to run.
 	Timing *Timing `json:"timing,omitempty"`
 }
@@ -130,11 +136,15 @@ type Length struct {
 // median and 90th percentile, maximum and mean, and a histogram of at
 // most MaxBins bins of equal width. All but the mean are exact.
 type Distribution struct {
-	Min       int     `json:"min"`
-	Median    int     `json:"median"`
-	P90       int     `json:"p90"`
-	Max       int     `json:"max"`
-	Mean      float64 `json:"mean"`
+	Min    int     `json:"min"`
+	Median int     `json:"median"`
+	P90    int     `json:"p90"`
+	Max    int     `json:"max"`
+	Mean   float64 `json:"mean"`
+	// MeanLow and MeanHigh bound the 95% interval of the mean (normal
+	// approximation), what a comparison of two versions reads.
+	MeanLow   float64 `json:"meanLow"`
+	MeanHigh  float64 `json:"meanHigh"`
 	Histogram []Bin   `json:"histogram"`
 }
 
@@ -191,6 +201,8 @@ type accumulator struct {
 	commands, rounds                         hist
 	pieces                                   []pieceSum
 	pieceIndex                               map[pieceKey]int
+	places                                   places
+	placeMap                                 *game.PlaceMap
 }
 
 type pieceKey struct{ kind, name string }
@@ -260,6 +272,7 @@ func (a *accumulator) add(r *result) {
 		p.Damage += int64(t.Damage)
 		p.Kills += int64(t.Kills)
 	}
+	a.places.add(r.layout, r.counts)
 }
 
 // report builds the report of the games folded so far.
@@ -280,6 +293,8 @@ func (a *accumulator) report() *Report {
 		Endings:    a.endings.counts(),
 		Length:     Length{Commands: a.commands.distribution(), Rounds: a.rounds.distribution()},
 		Pieces:     []Piece{},
+		Places:     a.places.report(played),
+		Map:        a.placeMap,
 	}
 	if r.Failed.First == nil {
 		r.Failed.First = []Failure{}
@@ -419,8 +434,13 @@ func (h *hist) distribution() Distribution {
 		return values[len(values)-1]
 	}
 	lo, hi := values[0], values[len(values)-1]
+	var sq float64
+	for _, v := range values {
+		sq += float64(h.counts[v]) * float64(v) * float64(v)
+	}
+	mean, mlo, mhi := meanInterval(float64(h.sum), sq, h.n)
 	d := Distribution{Min: lo, Median: quantile(0.5), P90: quantile(0.9), Max: hi,
-		Mean: round(float64(h.sum)/float64(h.n), 3), Histogram: []Bin{}}
+		Mean: round(mean, 3), MeanLow: round(mlo, 3), MeanHigh: round(mhi, 3), Histogram: []Bin{}}
 	width := (hi - lo + MaxBins) / MaxBins // ⌈(hi-lo+1)/MaxBins⌉
 	k := 0
 	for from := lo; from <= hi; from += width {

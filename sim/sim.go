@@ -67,6 +67,12 @@ type Config struct {
 	// Progress, if set, is called from Run's goroutine with the number of
 	// games folded into the report so far, after each batch of games.
 	Progress func(done int)
+	// BeforeGame, if set, is called by each worker, on its own goroutine,
+	// before each game it plays. A server uses it to run simulations below
+	// its other work: it may lower the priority of the worker's thread,
+	// yield, measure the CPU the worker used and cancel the run when it
+	// has used its share.
+	BeforeGame func()
 }
 
 // DefaultMaxCommands is the most commands a game may take when
@@ -144,6 +150,15 @@ type FastMatch interface {
 	Restart(s game.Setup) error
 }
 
+// CommandCounter is a FastMatch that plays some commands by itself, such
+// as the acknowledgements of messages its bots would play at once without
+// a choice: Commands is the number of commands played so far, those
+// included, which the report counts instead of the bots' calls to
+// PlayBot. It is optional.
+type CommandCounter interface {
+	Commands() int
+}
+
 // GameSeed returns the seed of game i of a simulation with the given
 // master seed: the (i+1)-th output of SplitMix64 started at the master
 // seed, so that neighbouring games get unrelated seeds and any one game can
@@ -216,6 +231,9 @@ func Run(ctx context.Context, def game.Definition, cfg Config) (*Report, error) 
 		return nil, err
 	}
 	acc := newAccumulator(info, cfg, seats)
+	if m, ok := def.(game.Mapper); ok {
+		acc.placeMap = m.PlaceMap()
+	}
 	start := time.Now()
 
 	nbatches := (cfg.Games + batchSize - 1) / batchSize
@@ -252,6 +270,9 @@ func Run(ctx context.Context, def game.Definition, cfg Config) (*Report, error) 
 					b.games = append(b.games, result{})
 				}
 				for b.played = 0; b.played < b.want; b.played++ {
+					if cfg.BeforeGame != nil {
+						cfg.BeforeGame()
+					}
 					if ctx.Err() != nil || !p.play(ctx, b.first+b.played, &b.games[b.played]) {
 						break
 					}
@@ -363,6 +384,10 @@ type result struct {
 	// seats they played.
 	winners, winSeats []int
 	tallies           []game.Tally
+	// layout and counts are the game's places (game.Placer), counts
+	// copied from the match.
+	layout []game.Place
+	counts []float64
 }
 
 // player plays games one after another on one worker goroutine.
@@ -408,7 +433,7 @@ func roundLimit(info game.Info, cfg Config) int {
 // play plays game i with bots in every seat and records it in r. It
 // returns false, with r meaningless, if ctx was cancelled during the game.
 func (p *player) play(ctx context.Context, i int, r *result) (finished bool) {
-	*r = result{winners: r.winners[:0], winSeats: r.winSeats[:0], tallies: r.tallies[:0]}
+	*r = result{winners: r.winners[:0], winSeats: r.winSeats[:0], tallies: r.tallies[:0], counts: r.counts[:0]}
 	defer func() {
 		if v := recover(); v != nil {
 			r.fail("panic: %v", v)
@@ -480,6 +505,7 @@ func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *resul
 		return true
 	}
 	m, names := p.match, setup.Players
+	counter, _ := m.(CommandCounter)
 	for {
 		if r.commands%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
 			return false
@@ -498,6 +524,9 @@ func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *resul
 			return true
 		}
 		r.commands++
+		if counter != nil {
+			r.commands = counter.Commands()
+		}
 	}
 	return p.end(m, i, len(names), r)
 }
@@ -548,6 +577,12 @@ func (p *player) end(m game.Match, i, n int, r *result) bool {
 	}
 	if t, ok := m.(game.Tallier); ok {
 		r.tallies = append(r.tallies, t.Tally()...)
+	}
+	if pl, ok := m.(game.Placer); ok {
+		ps := pl.Places()
+		r.layout, r.counts = ps.Places, append(r.counts, ps.Counts...)
+	} else if len(r.tallies) > 0 {
+		r.layout, r.counts = tallyPlaces(r.tallies, r.counts)
 	}
 	return true
 }

@@ -152,6 +152,32 @@ func TestInterruptedRunReportsTheFirstGames(t *testing.T) {
 	}
 }
 
+// BeforeGame is called once before every game, on the worker that plays
+// it; a server stops a run from there when the worker used its share.
+func TestBeforeGameRunsBeforeEachGameAndMayStopTheRun(t *testing.T) {
+	calls := 0
+	cfg := Config{Games: 200, Players: []string{"Ann", "Bob"}, Seed: 3, Workers: 1, Bots: random,
+		BeforeGame: func() { calls++ }}
+	if r := run(t, nim(t), cfg); calls != 200 || r.Games != 200 {
+		t.Fatalf("BeforeGame was called %d times for %d games; want 200", calls, r.Games)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls = 0
+	cfg.BeforeGame = func() {
+		if calls++; calls == 40 {
+			cancel()
+		}
+	}
+	r, err := Run(ctx, nim(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Interrupted || r.Games != 39 {
+		t.Errorf("cancelled before game 40: interrupted %v, %d games; want interrupted, 39 games", r.Interrupted, r.Games)
+	}
+}
+
 func TestCancelledBeforeStartReportsNoGame(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -65,8 +65,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 
-	p("\nPieces (totals, and per game over the %s played to their end)\n", plural(r.Played(), "game"))
-	if len(r.Pieces) == 0 {
+	if len(r.Places) > 0 {
+		// Where things happen says it all, and more.
+	} else if p("\nPieces (totals, and per game over the %s played to their end)\n", plural(r.Played(), "game")); len(r.Pieces) == 0 {
 		p("  none: the game keeps no tally of its pieces\n")
 	} else {
 		kw, nw := len("kind"), len("piece")
@@ -81,6 +82,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				pc.Firings, pc.FiringsPerGame, pc.Damage, pc.DamagePerGame, pc.Kills, pc.KillsPerGame)
 		}
 	}
+	r.writePlaces(bw)
 	if t := r.Timing; t != nil {
 		p("\n%s\n", TimingLine(r.Games, t.Seconds, t.Workers, t.GamesPerSecond))
 	}

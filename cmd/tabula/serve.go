@@ -142,6 +142,11 @@ flight are stored.`,
 	f.DurationVar(&l.PingEvery, "ping-every", d.PingEvery, "how often quiet connections are pinged")
 	f.DurationVar(&l.PingTimeout, "ping-timeout", d.PingTimeout, "how long a ping may go unanswered before the connection is closed")
 	f.DurationVar(&l.BotTime, "bot-time", d.BotTime, "the most a bot may think over one decision")
+	ds := server.DefaultSimLimits
+	f.IntVar(&l.Simulation.Games, "simulate-games", ds.Games, "the most games the editor's simulation of a draft plays")
+	f.DurationVar(&l.Simulation.CPU, "simulate-cpu", ds.CPU, "the most CPU time the editor's simulation of a draft uses")
+	f.IntVar(&l.Simulation.Workers, "simulate-workers", 0, "simulations run at once (0: one less than the CPUs, at least one)")
+	f.DurationVar(&l.Simulation.Every, "simulate-every", ds.Every, "one address may ask for a simulation this often on average (a few at once)")
 	f.IntVar(&playouts, "bot-playouts", 0, "playouts of a strong (MCTS) bot per decision, within --bot-time (0: what the game advises, else 1000)")
 	f.StringVar(&natsURL, "cluster", "", "join a cluster of servers through this NATS server (nats://HOST:PORT); use a PostgreSQL --db shared by the nodes")
 	f.StringVar(&natsEmbed, "nats-embed", "", "start a NATS server with JetStream inside this process, listening on HOST:PORT (joined unless --cluster names another)")

@@ -66,25 +66,31 @@ func simBots(arg string, players int) (func(int) sim.Bot, error) {
 func newSimulate(ps game.Packs) *cobra.Command {
 	var o simulateOptions
 	c := &cobra.Command{
-		Use:   "simulate FILE",
+		Use:   "simulate FILE [AFTER]",
 		Short: "Play many bot games of any game and report how it plays",
 		Long: `Simulate plays a game many times with bots in every seat and reports how long
 games last (commands and rounds), the win rate of each player (and, with
 --rotate, of each seat) with its 95% Wilson interval, how many games hit the
-round limit and why, and what each piece did (drones and cards, characters,
-spaces): firings, damage, kills.
+round limit and why, and where things happen: what each space, tile, square,
+card, drone, creature and seat did, drawn on the game's board in the --html
+page (a heat map) where it has one.
 
 --players is a number of players, named P1, P2, …, or their names separated
 by commas. Games run in parallel on --workers goroutines; game i has its own
 seed derived from --seed, so the report is the same whatever the number of
 workers: only its timing differs. --json prints the report as JSON; --html
 also writes it as one self-contained page. Ctrl+C stops early and reports the
-games played. See docs/simulate.md.`,
+games played.
+
+With two files (simulate before.json after.json), both versions are played
+with the same players and seeds, and the report gives each figure of both,
+the difference, and whether it is beyond the noise (the two 95% intervals do
+not overlap); --html draws both heat maps side by side. See docs/simulate.md.`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError("simulate: give one game file\n%s", c.UsageString())
+			if len(args) != 1 && len(args) != 2 {
+				return usageError("simulate: give one game file, or two versions of a game to compare\n%s", c.UsageString())
 			}
-			return simulate(c, ps, args[0], o)
+			return simulate(c, ps, args, o)
 		},
 	}
 	f := c.Flags()
@@ -102,7 +108,7 @@ games played. See docs/simulate.md.`,
 	return c
 }
 
-func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) error {
+func simulate(c *cobra.Command, ps game.Packs, paths []string, o simulateOptions) error {
 	out, errOut := c.OutOrStdout(), c.ErrOrStderr()
 	switch {
 	case o.games < 1:
@@ -114,25 +120,33 @@ func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) e
 	case o.maxCommands < 1:
 		return usageError("simulate: --max-commands must be at least 1, not %d", o.maxCommands)
 	}
-	_, def, _, err := load(ps, path)
-	var de *diagError
-	if errors.As(err, &de) {
-		de.list.Print(errOut)
-		return failed
+	var defs []game.Definition
+	for _, path := range paths {
+		_, def, _, err := load(ps, path)
+		var de *diagError
+		if errors.As(err, &de) {
+			de.list.Print(errOut)
+			return failed
+		}
+		if err != nil {
+			return usageError("simulate: %v", err)
+		}
+		defs = append(defs, def)
 	}
-	if err != nil {
-		return usageError("simulate: %v", err)
-	}
-	info, err := game.InfoFor(def, o.compat)
-	if err != nil {
-		return usageError("simulate: --compat: %v", err)
-	}
-	players, err := playerNames(o.players, info)
-	if err != nil {
-		return usageError("simulate: --players: %v", err)
-	}
-	if err := info.CheckPlayers(len(players)); err != nil {
-		return usageError("simulate: %v: change --players", err)
+	var players []string
+	for i, def := range defs {
+		info, err := game.InfoFor(def, o.compat)
+		if err != nil {
+			return usageError("simulate: --compat: %v", err)
+		}
+		if i == 0 {
+			if players, err = playerNames(o.players, info); err != nil {
+				return usageError("simulate: --players: %v", err)
+			}
+		}
+		if err := info.CheckPlayers(len(players)); err != nil {
+			return usageError("simulate: %s: %v: change --players", paths[i], err)
+		}
 	}
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 	defer stop()
@@ -144,7 +158,7 @@ func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) e
 		MaxCommands: o.maxCommands, Rotate: o.rotate, Bots: bots, Compat: o.compat}
 	var bar *progressbar.ProgressBar
 	if isTerminal(errOut) {
-		bar = progressbar.NewOptions(o.games,
+		bar = progressbar.NewOptions(o.games*len(defs),
 			progressbar.OptionSetWriter(errOut),
 			progressbar.OptionSetDescription("simulating"),
 			progressbar.OptionShowCount(),
@@ -152,18 +166,51 @@ func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) e
 			progressbar.OptionSetItsString("games"),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish())
-		cfg.Progress = func(done int) { bar.Set(done) }
 	}
-	r, err := sim.Run(ctx, def, cfg)
+	var reports []*sim.Report
+	for i, def := range defs {
+		if bar != nil {
+			offset := i * o.games
+			cfg.Progress = func(done int) { bar.Set(offset + done) }
+		}
+		r, err := sim.Run(ctx, def, cfg)
+		if err != nil {
+			if bar != nil {
+				bar.Finish()
+			}
+			if len(defs) > 1 {
+				return usageError("simulate: %s: %v", paths[i], err)
+			}
+			return usageError("simulate: %v", err)
+		}
+		if r.Interrupted {
+			fmt.Fprintf(errOut, "tabula: interrupted: reporting the first %d of %d games\n", r.Games, r.Requested)
+		}
+		reports = append(reports, r)
+		if r.Interrupted {
+			break
+		}
+	}
 	if bar != nil {
 		bar.Finish()
 	}
-	if err != nil {
-		return usageError("simulate: %v", err)
+	if len(defs) == 2 {
+		if len(reports) < 2 {
+			return fmt.Errorf("simulate: interrupted before the second version was played")
+		}
+		return writeComparison(out, paths, reports, o)
 	}
-	if r.Interrupted {
-		fmt.Fprintf(errOut, "tabula: interrupted: reporting the first %d of %d games\n", r.Games, r.Requested)
-	}
+	return writeReport(out, reports[0], o)
+}
+
+// report is what simulate writes: a report or a comparison.
+type report interface {
+	WriteText(io.Writer) error
+	WriteHTML(io.Writer) error
+}
+
+// writeReport writes r as text or JSON, and as a page with --html.
+func writeReport(out io.Writer, r report, o simulateOptions) error {
 	if o.html != "" {
 		if err := writeFile(o.html, r.WriteHTML); err != nil {
 			return err
@@ -181,6 +228,16 @@ func simulate(c *cobra.Command, ps game.Packs, path string, o simulateOptions) e
 		fmt.Fprintf(out, "\nReport written to %s\n", o.html)
 	}
 	return nil
+}
+
+// writeComparison reports two versions played with the same seeds.
+func writeComparison(out io.Writer, paths []string, reports []*sim.Report, o simulateOptions) error {
+	cmp, err := sim.CompareReports(reports[0], reports[1])
+	if err != nil {
+		return err
+	}
+	cmp.Files = paths
+	return writeReport(out, cmp, o)
 }
 
 // writeFile writes a file with write, reporting failures with its name.

@@ -40,6 +40,7 @@ func (s *State) clone() *State {
 	}
 	c.Winners, c.Finished = slices.Clone(s.Winners), slices.Clone(s.Finished)
 	c.LastRoll, c.Dice = slices.Clone(s.LastRoll), slices.Clone(s.Dice)
+	c.tally.counts = slices.Clone(s.tally.counts)
 	if s.Prompt != nil {
 		p := *s.Prompt
 		c.Prompt = &p

@@ -23,6 +23,7 @@ func (s *State) playerEvent(t engine.EventType) engine.Event {
 func (s *State) emitAt(c *engine.Ctx, t engine.EventType, space int) {
 	ev := s.playerEvent(t)
 	ev.Location = engine.LocationID(space)
+	s.tally.arrived(t, space)
 	c.Emit(ev)
 }
 
@@ -84,6 +85,7 @@ const again = "again"
 func (s *State) emitQuirk(c *engine.Ctx, t engine.EventType, space int, refired bool) {
 	ev := s.playerEvent(t)
 	ev.Location = engine.LocationID(space)
+	s.tally.arrived(t, space)
 	if refired {
 		ev.Data = again
 	}
@@ -424,10 +426,10 @@ func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 		return s.gameOver(c, "reached "+spaceLabel(s.SpaceOf(s.Current)), []int{s.Current})
 	}
 	if s.allFinished() {
-		return s.gameOver(c, "every player finished", s.Finished[:1])
+		return s.gameOver(c, allFinished, s.Finished[:1])
 	}
 	if ends && s.nobodyCanPlay() {
-		return s.gameOver(c, "nobody can play any more", s.Finished[:min(1, len(s.Finished))])
+		return s.gameOver(c, nobodyPlays, s.Finished[:min(1, len(s.Finished))])
 	}
 	for i := range p.Effects {
 		if s.quirks.EffectsIdle {
@@ -454,6 +456,24 @@ func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	return nil
 }
 
+// The usual reasons a game ends, boxed once as an event's Data.
+const (
+	allFinished = "every player finished"
+	nobodyPlays = "nobody can play any more"
+)
+
+// reasonData returns the reason a game ended as the Data of an event,
+// without allocating for the usual ones.
+func reasonData(reason string) any {
+	switch reason {
+	case allFinished:
+		return allFinished
+	case nobodyPlays:
+		return nobodyPlays
+	}
+	return reason
+}
+
 func (s *State) allFinished() bool {
 	for _, p := range s.Players {
 		if p.State != CompletedGame {
@@ -470,7 +490,7 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 	s.Winners = append(s.Winners[:0], winners...)
 	ev := engine.NewEvent(evGameOver)
 	ev.Amount = len(winners)
-	ev.Data = reason
+	ev.Data = reasonData(reason)
 	c.Emit(ev)
 	return nil
 }
@@ -528,11 +548,14 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int, everyone bool) err
 	ev.Amount = len(to)
 	ev.Data = payload(c, text)
 	c.Emit(ev)
-	if s.autoAck {
-		return nil // shown and acknowledged at once
-	}
 	if everyone && !a.Everyone && !s.ackAll {
 		to = to[s.Current : s.Current+1 : s.Current+1]
+	}
+	if s.autoAck {
+		// Shown and acknowledged at once: a simulation counts the
+		// acknowledgements as the commands they would have been.
+		s.tally.acks += len(to)
+		return nil
 	}
 	s.Prompt = &Prompt{Text: text, Segments: segs, To: to, Everyone: everyone, Space: space}
 	var buf [8]engine.Decision // Ask copies them: most tables need no more
@@ -617,6 +640,7 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 func applyEffect(c *engine.Ctx, s *State, a EffectArgs) error {
 	p := s.player()
 	p.Effects = append(p.Effects, ActiveEffect{Kind: a.Effect.Kind, ID: a.Effect.ID, Left: a.Effect.Turns})
+	s.tally.effect(s.def, p.Seat, a.Effect.Kind)
 	ev := s.playerEvent(evEffect)
 	ev.Amount = a.Effect.Turns
 	ev.Data = payload(c, a.Effect.Kind)

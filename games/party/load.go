@@ -214,6 +214,9 @@ type parser struct {
 	// stop is set when the board is of a kind Tabula does not play (another
 	// engine): further checks would only add noise.
 	stop bool
+	// multiPiece is set for a file that asks for the "multi-piece" engine,
+	// played as the original game played it: turn by turn, one token each.
+	multiPiece bool
 	// ctx ends the checks when the caller gives up.
 	ctx context.Context
 	// conditions are the CODE conditions compiled so far, by their text:

@@ -500,10 +500,10 @@ func TestBundleDiagnostics(t *testing.T) {
 			"bundle/topology.json:1:108: /spaces/0/triggers/0/action/payload/message: PROMPT_CURRENT_PLAYER needs \"message\": the text to show (placeholders such as {{RANDOM_WORD}} allowed)"}},
 		{"other engine", map[string]string{
 			"board.json":    `{"schema_version": 2, "id": "b", "paths": {"topology": "topology.json", "engine": "engine.json"}}`,
-			"engine.json":   `{"type": "multi-piece"}`,
+			"engine.json":   `{"type": "trouble"}`,
 			"topology.json": `{"spaces": []}`,
 		}, []string{
-			`bundle/engine.json:1:10: /type: the "multi-piece" engine is not supported yet: Tabula plays "turn-based" boards`}},
+			`bundle/engine.json:1:10: /type: the "trouble" engine is not supported yet: Tabula plays "turn-based" boards`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := writeBundle(t, c.files)

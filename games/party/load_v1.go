@@ -83,7 +83,14 @@ func readTags(pt *part, m map[string]any, ptr string) []string {
 // engine reads {"type": …, "config": {…}}; it reports false (and stops the
 // load) for engines other than turn-based.
 func (p *parser) engine(pt *part, m map[string]any, ptr string, b *Board) bool {
-	if typ, ok := pt.str(m, ptr, "type"); ok && typ != "turn-based" {
+	typ, ok := pt.str(m, ptr, "type")
+	switch {
+	case ok && typ == "multi-piece":
+		// The original game had no multi-piece engine either: it played
+		// such a file turn by turn, one token each, and so does Tabula.
+		p.multiPiece = true
+		pt.warnf(ptr+"/type", `the "multi-piece" engine is not supported for this file: it is played as the original game played it, turn by turn with one token each; its pieces per player, start and home zones, safe spaces and captures are ignored`)
+	case ok && typ != "turn-based":
 		pt.errorf(ptr+"/type", "the %q engine is not supported yet: Tabula plays \"turn-based\" boards", typ)
 		p.stop = true
 		return false
@@ -219,6 +226,9 @@ func (p *parser) startingPositions(pt *part, m map[string]any, ptr string, v3 bo
 	s := StartingPositions{Mode: "single", Distribution: "round-robin"}
 	if mode, ok := pt.str(m, ptr, "mode"); ok {
 		switch {
+		case mode == "multiple" && v3 && p.multiPiece:
+			pt.warnf(ptr+"/mode", `starting mode "multiple" (several pieces per player, in start zones) is ignored: every player starts with one token on the first candidate space, as in "single"`)
+			mode = "single"
 		case mode == "multiple" && v3:
 			pt.errorf(ptr+"/mode", `starting mode "multiple" places several pieces per player, which needs the "multi-piece" engine: it is not supported yet`)
 		case !slices.Contains(startModes, mode):

@@ -180,6 +180,10 @@ func (p *parser) rulesV3(pt *part, m map[string]any, ptr string, r *GameRules) {
 			r.Win = append(r.Win, WinCondition{Type: typ, SpaceIDs: []string{id}})
 		}
 	case "all-pieces-home":
+		if p.multiPiece {
+			pt.warnf(wptr+"/type", `winCondition "all-pieces-home" is ignored (it needs every piece of a player, and each player has one token): the game ends by the board's own events or at the round limit`)
+			return
+		}
 		pt.errorf(wptr+"/type", `winCondition "all-pieces-home" needs the "multi-piece" engine, which is not supported yet`)
 	default:
 		pt.errorf(wptr+"/type", "unknown winCondition %q%s; the win conditions are %s", typ, pt.rep.DidYouMean(typ, winTypes), strings.Join(winTypes, ", "))

@@ -69,15 +69,21 @@ func (d *Definition) Start(s game.Setup) (game.Match, error) {
 }
 
 // StartFast begins a match for a simulation whose every seat is played by
-// the pack's bot (the simulator's sim.Fast): it keeps no log and leaves
-// prompt messages unexpanded, and plays the games Start would play.
+// the pack's bot (the simulator's sim.Fast): it keeps no log, leaves
+// prompt messages unexpanded and acknowledges them as they are shown, as
+// the bot would, and plays the games Start would play.
 func (d *Definition) StartFast(s game.Setup) (game.Match, error) {
-	m, err := d.NewMatch(s, Options{SkipText: true, NoLog: true})
+	m, err := d.NewMatch(s, Options{SkipText: true, NoLog: true, AutoAck: true})
 	if err != nil {
 		return nil, err
 	}
 	return m, nil
 }
+
+// Commands is the number of commands played so far, the acknowledgements
+// the match made by itself in a simulation (Options.AutoAck) included, as
+// the bots would have played them (sim.CommandCounter).
+func (m *Match) Commands() int { return m.commands + m.s.tally.acks }
 
 // Restart starts the match over with another setup, as NewMatch would with
 // the match's options, keeping its memory when the number of players is
@@ -155,7 +161,7 @@ func (d *Definition) newMatch(setup game.Setup, opt Options, q Quirks) (*Match, 
 	if opt.NoLog || opt.Sink != nil {
 		m.e.SetLog(!opt.NoLog, opt.Sink)
 	}
-	if err := m.start(setup.Dice); err != nil {
+	if err := m.start(setup.Dice, false); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -166,13 +172,15 @@ func (d *Definition) newMatch(setup game.Setup, opt Options, q Quirks) (*Match, 
 // as NewMatch would, but reusing the memory of the match it had: a
 // simulation that plays many games one after another allocates little.
 func (m *Match) Reset(seed uint64) error {
-	m.e.Reset(m.s, seed)
-	return m.start(nil)
+	// A board's triggers never move: those placed last game stay.
+	kept := m.e.ResetKeepingTriggers(m.s, seed)
+	return m.start(nil, kept)
 }
 
 // start sets up a new match: the players on no space yet, the board's
-// events placed, and the turn run until the first player is asked to roll.
-func (m *Match) start(dice []int) error {
+// events placed (unless placed is set: the engine kept them), and the
+// turn run until the first player is asked to roll.
+func (m *Match) start(dice []int, placed bool) error {
 	s, def := m.s, m.def
 	players := s.Players
 	for i := range players {
@@ -189,8 +197,12 @@ func (m *Match) start(dice []int) error {
 	}
 	*s = State{def: def, board: def.Board, Phase: phaseNone, MaxRounds: maxRounds, skipText: m.opt.SkipText, autoAck: m.opt.AutoAck,
 		Players: players, Finished: s.Finished[:0], LastRoll: s.LastRoll[:0], Dice: append(s.Dice[:0], dice...),
-		Winners: s.Winners[:0], statChanges: s.statChanges, quirks: m.quirks}
+		Winners: s.Winners[:0], statChanges: s.statChanges, quirks: m.quirks, tally: s.tally}
+	s.tally.reset(def, len(players))
 	for _, t := range def.triggers {
+		if placed {
+			break
+		}
 		// Ties between events of equal priority go in board order: space
 		// order, then the space's event order.
 		ref := t.def.Data.(eventRef)

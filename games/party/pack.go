@@ -43,7 +43,8 @@ func NewPack() *Pack {
 	}
 	effects := engine.NewEffects()
 	p := &Pack{fx: newEffectSet(effects)}
-	p.rules = &engine.Rules{Types: types, Effects: effects, Policy: engine.PriorityAgenda, Guard: engine.PerTrigger}
+	// A board's triggers are placed when a match starts.
+	p.rules = &engine.Rules{Types: types, Effects: effects, Policy: engine.PriorityAgenda, Guard: engine.PerTrigger, PlacedBetweenChains: true}
 	// A CODE condition is checked after the roll, every step and every
 	// action (as the original checks its events after the roll and after
 	// each step), not when turns begin or end.

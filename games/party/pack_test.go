@@ -533,8 +533,9 @@ func TestHashCoversTheState(t *testing.T) {
 	// match waits in, whether it addresses everybody is that event's
 	// action, its segments its text coloured from the placeholder stream;
 	// the payloads of stat changes are the log's, which the engine's hash
-	// counts.
-	fixed := []string{"State.def", "State.board", "Prompt.Space", "Prompt.Everyone", "Prompt.Segments", "State.statChanges"}
+	// counts; the tally of where things happened, a simulation's figures
+	// that the log's records tell too.
+	fixed := []string{"State.def", "State.board", "Prompt.Space", "Prompt.Everyone", "Prompt.Segments", "State.statChanges", "State.tally"}
 	for _, typ := range []reflect.Type{reflect.TypeFor[State](), reflect.TypeFor[Player](), reflect.TypeFor[Stat](),
 		reflect.TypeFor[ActiveEffect](), reflect.TypeFor[Move](), reflect.TypeFor[Prompt]()} {
 		for f := range typ.Fields() {

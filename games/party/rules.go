@@ -24,6 +24,8 @@ type Definition struct {
 	triggers               []placed
 	// win is the set of spaces that win the game on reaching them.
 	win map[int]bool
+	// tally lays out what a match counts per space and seat (tally.go).
+	tally *tallyLayouts
 }
 
 type placed struct {
@@ -44,7 +46,7 @@ type eventRef struct {
 // only on boards that bypassed validation (a dangling connection, a CODE
 // condition that does not compile).
 func (p *Pack) Compile(b *Board) (*Definition, error) {
-	d := &Definition{Board: b, pack: p, byID: make(map[string]int, len(b.Spaces)), win: map[int]bool{}}
+	d := &Definition{Board: b, pack: p, byID: make(map[string]int, len(b.Spaces)), win: map[int]bool{}, tally: newTallyLayouts(b)}
 	if len(b.Spaces) == 0 {
 		return nil, fmt.Errorf("%s: the board has no spaces", b.File)
 	}
@@ -109,6 +111,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 			d.triggers = append(d.triggers, placed{def: t, space: i})
 		}
 	}
+	d.tally.placeTriggers(d)
 	return d, nil
 }
 

@@ -83,7 +83,8 @@ func playBotsSetup(t testing.TB, def *Definition, setup game.Setup) *Match {
 // end; the same seed gives the same log twice.
 func TestBotsPlayEveryFixture(t *testing.T) {
 	root := sharedDir(t)
-	neverEnd := map[string]bool{"test-circular-board.json": true, "test-mini-board.json": true, "test-many-plugins.json": true}
+	neverEnd := map[string]bool{"test-circular-board.json": true, "test-mini-board.json": true, "test-many-plugins.json": true,
+		"example-multi-piece-game.json": true}
 	played := 0
 	for _, rel := range fixtureFiles(t, root) {
 		def, _ := testPack.LoadFile(filepath.Join(root, rel))

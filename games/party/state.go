@@ -56,6 +56,9 @@ type State struct {
 	// statChanges holds the payloads of the match's STAT_CHANGED events;
 	// nil until the first.
 	statChanges *statChanges
+	// tally counts where things happen (tally.go); not part of the
+	// state or its hash.
+	tally matchTally
 }
 
 // The phases of a turn.

@@ -145,6 +145,7 @@ func (p *Pack) compile(f *gameFile) *Definition {
 	for i := range d.MaxPlayers {
 		d.seatNames = append(d.seatNames, "seat "+strconv.Itoa(i+1))
 	}
+	d.buildLayouts()
 	return d
 }
 

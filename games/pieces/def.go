@@ -65,6 +65,9 @@ type Definition struct {
 	commands [][]byte
 	// seatNames name the seats in tallies: "seat 1"…
 	seatNames []string
+	// layouts lay out the places a match counts, by number of players
+	// (tally.go).
+	layouts [][]game.Place
 }
 
 // maxCommands bounds the move commands a definition keeps written out.

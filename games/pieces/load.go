@@ -760,6 +760,51 @@ func normalizeName(s string) string {
 // detectSource reports whether src is a game of this pack: a v3 file, a
 // bundle manifest, or a bundle folder whose engine is trouble or
 // multi-piece. It reads as little as it can and never fails.
+// inertZones reports whether a multi-piece file's start or home zones name
+// spaces its board does not have. The original game had no multi-piece
+// engine: it played every such file turn by turn, one token each, its zones
+// inert; a file written for it so (the original's own example) is left to
+// the party pack, which plays it that way with a warning.
+func inertZones(data []byte) bool {
+	var f struct {
+		Board struct {
+			Topology struct {
+				Spaces []struct {
+					ID json.RawMessage `json:"id"`
+				} `json:"spaces"`
+			} `json:"topology"`
+		} `json:"board"`
+		Rules struct {
+			StartingPositions struct {
+				StartZones map[string][]json.RawMessage `json:"startZones"`
+			} `json:"startingPositions"`
+			WinCondition struct {
+				Config struct {
+					HomeZones map[string][]json.RawMessage `json:"homeZones"`
+				} `json:"config"`
+			} `json:"winCondition"`
+		} `json:"rules"`
+	}
+	if json.Unmarshal(data, &f) != nil {
+		return false
+	}
+	id := func(raw json.RawMessage) string { return strings.Trim(string(raw), `" `) }
+	spaces := map[string]bool{}
+	for _, sp := range f.Board.Topology.Spaces {
+		spaces[id(sp.ID)] = true
+	}
+	for _, zones := range []map[string][]json.RawMessage{f.Rules.StartingPositions.StartZones, f.Rules.WinCondition.Config.HomeZones} {
+		for _, zone := range zones {
+			for _, sp := range zone {
+				if !spaces[id(sp)] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func detectSource(src *game.Source) bool {
 	manifest := ""
 	switch {
@@ -787,7 +832,8 @@ func detectSource(src *game.Source) bool {
 		if json.Unmarshal(data, &head) != nil {
 			return false
 		}
-		return (head.Game == "" || head.Game == "pieces") && slices.Contains(Engines, head.Engine.Type)
+		return (head.Game == "" || head.Game == "pieces") && slices.Contains(Engines, head.Engine.Type) &&
+			!(head.Engine.Type == MultiPiece && inertZones(data))
 	}
 	data, err := src.ReadFile(manifest)
 	if err != nil {

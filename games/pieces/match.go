@@ -27,7 +27,9 @@ type Match struct {
 	log journal
 	// tally counts what each seat and each space did (see Tally).
 	tally []int
-	wait  [1]int
+	// places holds the figures Places returns.
+	places []float64
+	wait   [1]int
 
 	// Scratch of the search for legal moves.
 	moves []move
@@ -376,6 +378,7 @@ const (
 const (
 	tallySpaceFirings = iota
 	tallySpaceCaptures
+	tallySpaceLandings
 	tallySpace
 )
 

@@ -82,8 +82,9 @@ func NewPack() *Pack {
 	}
 	// Board triggers fire once per chain each, in priority order, as a
 	// party board's do.
-	p.rules = &engine.Rules{Types: types, Effects: e, Policy: engine.PriorityAgenda, Guard: engine.PerTrigger}
-	p.plain = &engine.Rules{Types: types, Effects: e, Policy: engine.DepthFirst, Guard: engine.PerTrigger}
+	// A board's triggers are placed when a match starts.
+	p.rules = &engine.Rules{Types: types, Effects: e, Policy: engine.PriorityAgenda, Guard: engine.PerTrigger, PlacedBetweenChains: true}
+	p.plain = &engine.Rules{Types: types, Effects: e, Policy: engine.DepthFirst, Guard: engine.PerTrigger, PlacedBetweenChains: true}
 	return p
 }
 

@@ -310,6 +310,7 @@ func (m *Match) walk(c *engine.Ctx) {
 	}
 	s.Path, s.Step = s.Path[:0], 0
 	to := s.Pieces[s.Moving]
+	m.tally[m.seats*tallySeat+to*tallySpace+tallySpaceLandings]++
 	m.settle(c, s.Moving)
 	if d.listens[to]&listenLand != 0 {
 		m.emit(c, d.pack.evLand, s.Moving, to)

@@ -23,9 +23,11 @@ import (
 // matches; nothing in it changes.
 type Definition struct {
 	// File is the game as written.
-	File  *File
-	pack  *Pack
-	rules *engine.Rules
+	File *File
+	// places lays out what a match counts per tile (tally.go).
+	places *tilePlaces
+	pack   *Pack
+	rules  *engine.Rules
 	// parts are the compiled rules, in order: a preset gives one per
 	// hand-written rule it stands for.
 	parts []*part
@@ -264,6 +266,7 @@ func (c *checker) check() *Definition {
 	c.declaredEvents()
 	types := engine.NewTypes(c.eventNames...)
 	c.d.rules = &engine.Rules{Types: types, Effects: c.pack.effects, Policy: engine.PriorityAgenda, Guard: engine.NoGuard, BudgetPerInput: true}
+	c.d.buildPlaces()
 	if len(f.Rules) == 0 {
 		c.errorf("/rules", "a game needs rules: start with {\"preset\": \"Turn\"}")
 	}

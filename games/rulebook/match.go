@@ -195,6 +195,10 @@ type Match struct {
 	// those of the current pause not yet logged (sealed bids), by seat.
 	words map[int]string
 	said  map[int]string
+	// placeCounts are the figures per tile counted from the log's
+	// records up to placeSeen (tally.go).
+	placeCounts []float64
+	placeSeen   int
 }
 
 // Command is a seat's answer to what the match asks it: {"kind": "roll"},

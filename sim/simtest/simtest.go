@@ -26,7 +26,15 @@ func SameReports(t testing.TB, name string, def game.Definition, cfgs ...sim.Con
 		if err != nil {
 			t.Fatal(err)
 		}
-		slow, err := sim.Run(context.Background(), struct{ game.Definition }{def}, cfg)
+		var plain game.Definition = struct{ game.Definition }{def}
+		if m, ok := def.(game.Mapper); ok {
+			// The map is the definition's, not the fast path's.
+			plain = struct {
+				game.Definition
+				game.Mapper
+			}{def, m}
+		}
+		slow, err := sim.Run(context.Background(), plain, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

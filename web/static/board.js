@@ -3,6 +3,7 @@
 // they would cross), and the players' tokens on the spaces' rims, where
 // they leave the names readable.
 import { svg, wrap, token } from "./util.js";
+import { unitsPerPixel, FINGER } from "./zoom.js";
 
 const PAD = 60;
 const TOKEN_R = 11;
@@ -19,6 +20,9 @@ export class BoardView {
     this.pos = new Map(); // seat → space id shown
     this.layout();
     this.el = this.build(players);
+    // A space to choose stays a finger wide however small the board is
+    // drawn: its target grows as the board shrinks (a phone) or zooms.
+    new ResizeObserver(() => this.growTargets()).observe(this.el);
   }
 
   // layout gives every space a centre and a radius; boards without
@@ -176,7 +180,10 @@ export class BoardView {
           pick(g.dataset.space);
         }
       } : null;
+      g.querySelector(".hit")?.remove();
       if (on) {
+        const p = this.byID.get(g.dataset.space);
+        g.prepend(svg("circle", { class: "hit", cx: p.x, cy: p.y, r: p.r }));
         g.setAttribute("tabindex", "0");
         g.setAttribute("role", "button");
         g.setAttribute("aria-label", labels[i] || g.querySelector("title")?.textContent || g.dataset.space);
@@ -184,6 +191,19 @@ export class BoardView {
         g.removeAttribute("tabindex");
         g.removeAttribute("role");
       }
+    }
+    this.growTargets();
+  }
+
+  // growTargets makes the target of every space to choose at least a
+  // finger wide on the screen.
+  growTargets() {
+    const hits = this.el.querySelectorAll(".space .hit");
+    if (!hits.length) return;
+    const min = (FINGER / 2) * unitsPerPixel(this.el);
+    for (const c of hits) {
+      const p = this.byID.get(c.parentNode.dataset.space);
+      c.setAttribute("r", Math.max(p.r, min).toFixed(1));
     }
   }
 
@@ -226,13 +246,11 @@ export function arrowPath(spaces, a, b, twoWay) {
 }
 
 // fitWidth sizes a board's drawing to its shape: as wide as its box
-// allows, but no taller than most of the screen, without empty bands. It
-// is drawn at least at minScale (screen pixels per unit of the drawing),
-// so that names stay readable on a phone: a wider board then scrolls
-// sideways inside its box.
-export function fitWidth(el, w, h, minScale = 0.6) {
-  el.style.width = `min(100%, calc(var(--board-height, 70vh) * ${(w / h).toFixed(4)}))`;
-  el.style.minWidth = `${Math.round(w * minScale)}px`;
+// allows, but no taller than most of the screen (--board-height), without
+// empty bands; then --zoom times that, when a player zooms in (zoom.js).
+// At zoom 1 all of the board is on the screen, on a phone as on a desktop.
+export function fitWidth(el, w, h) {
+  el.style.width = `calc(min(100%, var(--board-height, 70vh) * ${(w / h).toFixed(4)}) * var(--zoom, 1))`;
   el.style.aspectRatio = `${w.toFixed(1)} / ${h.toFixed(1)}`;
 }
 

@@ -3,8 +3,9 @@
 // made from the server's catalogs, beside their board; any other game (a
 // lane game, a skirmish and its combatants) is edited as its JSON source.
 // Every change is validated by the server and each problem is shown next
-// to the field (or line) it concerns. Save to a file or to the library,
-// and start a match of the game in one click.
+// to the field (or line) it concerns; a valid draft is simulated, and what
+// the simulation says is shown under the board (editor-balance.js). Save
+// to a file or to the library, and start a match of the game in one click.
 import { h, api, saveSecrets, saveGameSecret, packs } from "./util.js";
 import { BoardView } from "./board.js";
 import { TileBoardView } from "./tiles.js";
@@ -12,6 +13,7 @@ import { placeDiagnostics } from "./forms.js";
 import { rulesPanel } from "./editor-rules.js";
 import { partyDrawing, partyShape, spacesPanel, tilesPanel, gamePanel } from "./editor-board.js";
 import { readZip, writeZip, base64Bytes } from "./zip.js";
+import { BalanceCard } from "./editor-balance.js";
 
 const VALIDATE_MS = 350;
 
@@ -76,11 +78,13 @@ class Editor {
   }
 
   layout() {
+    this.balance = new BalanceCard(this);
     this.openSel = h("select", { id: "open-game" });
     this.fileIn = h("input", { type: "file", id: "open-file", accept: ".json,.zip,application/json,application/zip", class: "visually-hidden", tabindex: "-1",
       "aria-hidden": "true", onchange: () => this.openFile() });
     this.statusEl = h("span", { class: "status", id: "status", role: "status" });
-    this.seatsIn = h("input", { id: "play-seats", type: "number", min: 1, max: 16, value: 2, inputmode: "numeric" });
+    this.seatsIn = h("input", { id: "play-seats", type: "number", min: 1, max: 16, value: 2, inputmode: "numeric",
+      onchange: () => this.validation?.valid && this.balance.validated(true) });
     this.modeSel = h("select", { id: "play-mode" },
       h("option", { value: "bots" }, "bots only (to watch)"),
       h("option", { value: "me" }, "me and bots"),
@@ -96,7 +100,7 @@ class Editor {
         h("button", { type: "button", id: "save", onclick: () => this.save() }, "Save to the library")),
       h("span", { class: "group" }, h("label", { for: "play-seats" }, "Play with"), this.seatsIn, h("label", { for: "play-mode" }, "seats:"), this.modeSel,
         h("button", { type: "button", id: "play", class: "primary", onclick: () => this.play() }, "▶ Play")),
-      this.statusEl);
+      this.statusEl, this.balance.brief);
     this.titleEl = h("span", { class: "tagline", id: "editing" });
     this.boardEl = h("div", { class: "board-wrap editor-board", id: "board" });
     this.mainHint = h("p", { class: "hint" });
@@ -106,7 +110,7 @@ class Editor {
       h("header", { class: "top" }, h("p", { class: "brand" }, h("a", { href: "/" }, "Tabula")), h("h1", { class: "crumb" }, "Editor"), this.titleEl),
       h("main", {}, this.toolbar,
         h("div", { class: "editor" },
-          h("div", { class: "main" }, this.boardEl, this.mainHint),
+          h("div", { class: "main" }, this.boardEl, this.mainHint, this.balance.el),
           h("div", { class: "side" }, this.tabsEl, this.panelEl))));
   }
 
@@ -187,6 +191,7 @@ class Editor {
     this.openedText = this.snapshot();
     history.replaceState(null, "", this.libraryID ? `/edit?board=${encodeURIComponent(this.libraryID)}` : "/edit");
     this.status(`Editing ${this.file}`);
+    this.balance.reset();
     this.changed(true);
   }
 
@@ -208,9 +213,11 @@ class Editor {
   changed(structural, revalidate = true) {
     this.titleEl.textContent = this.title();
     this.drawMain();
+    this.paintBalance();
     if (structural) this.renderPanel();
     if (revalidate) {
       this.root.dataset.checked = "false"; // tests wait for the check of the last change
+      this.balance.changed();
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.validate(), VALIDATE_MS);
     }
@@ -263,6 +270,7 @@ class Editor {
     this.titleEl.textContent = this.title();
     this.showDiagnostics();
     this.root.dataset.checked = "true";
+    this.balance.validated(v.valid);
   }
 
   showDiagnostics() {
@@ -279,6 +287,11 @@ class Editor {
     if (this.tab === "problems") this.renderPanel();
     else this.unplaced = placeDiagnostics(this.panelEl, diags);
     this.markSource();
+  }
+
+  // paintBalance colours the board by what the last simulation says.
+  paintBalance() {
+    if (this.kind !== "source") this.balance.paint(this.boardEl);
   }
 
   status(text, kind = "") {

@@ -110,10 +110,16 @@ class MatchPage {
     this.dialog = h("dialog", { id: "prompt", "aria-labelledby": "prompt-title" });
     const how = howToPlay(this.info, this.summary.boardName);
     this.header.insertBefore(how.button, this.conn);
+    const bar = h("div", { class: "action-bar", id: "action-bar" }, this.turnEl, this.controls, this.toast);
+    // What is scrolled into view (a control tabbed to, a lane to tap)
+    // stops above the bar, not under it.
+    new ResizeObserver(() => { document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight}px`; }).observe(bar);
     this.chat = new Chat(this);
     this.root.replaceChildren(this.header,
       h("main", { class: "match" },
-        h("div", { class: "main" }, this.tableEl, this.turnEl, this.boardEl, this.controls, this.toast),
+        // What the player may do now stays on the screen under the board,
+        // however long the board: the bar sticks to the screen's bottom.
+        h("div", { class: "main" }, this.tableEl, this.boardEl, bar),
         h("aside", { class: "side" },
           h("section", { class: "card", "aria-labelledby": "players-title" }, h("h2", { id: "players-title" }, "Players"), this.playersEl),
           h("section", { class: "card", "aria-labelledby": "log-title" },

@@ -5,6 +5,7 @@
 import { h, showDice, seatDot } from "./util.js";
 import { BoardView } from "./board.js";
 import { GenericPlay, resultLine } from "./generic.js";
+import { Zoom } from "./zoom.js";
 
 const STEP_MS = 260;
 
@@ -15,7 +16,7 @@ export class PartyPlay extends GenericPlay {
     if (!this.board && page.drawing) {
       // A first view that is animated starts every token where it began.
       this.board = new BoardView(page.drawing, v.players.map((p) => (animate ? { ...p, space: p.start || p.space } : p)));
-      page.boardEl.replaceChildren(this.board.el);
+      page.boardEl.replaceChildren(new Zoom(this.board.el).el);
     }
     // The players' list is there from the first moment, even while the
     // log plays on the board.

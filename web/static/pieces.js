@@ -5,6 +5,8 @@
 // with the move buttons. Moves and captures are animated from the log.
 import { h, svg, colour, showDice } from "./util.js";
 import { GenericPlay } from "./generic.js";
+import { fitWidth } from "./board.js";
+import { Zoom, unitsPerPixel, FINGER } from "./zoom.js";
 
 const MOVE_MS = 320;
 const PAD = 24;
@@ -67,6 +69,7 @@ export class PiecesPlay extends GenericPlay {
     this.pieceR = Math.max(10, radii[Math.floor(radii.length / 2)] * 0.85);
     const root = svg("svg", { class: "board pieces-board", viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
       role: "group", "aria-label": "the board", preserveAspectRatio: "xMidYMid meet" });
+    fitWidth(root, maxX - minX, maxY - minY);
     root.append(svg("defs", {}, svg("marker", { id: "pieces-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 8, markerHeight: 8,
       markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" }, svg("path", { d: "M0,0 L10,5 L0,10 z", fill: render.connectionColor || "#8d99ae" }))));
     root.append(svg("rect", { x: minX, y: minY, width: maxX - minX, height: maxY - minY, fill: render.backgroundColor || "#fbf7ee" }));
@@ -87,7 +90,7 @@ export class PiecesPlay extends GenericPlay {
       // A space's name shows on hover: drawn beside every space, names
       // were type too small to read.
       const g = svg("g", { class: `pspace role-${s.role || "way"}` + (s.safe ? " safe" : ""), "data-space": s.id },
-        svg("title", {}, spaceTitle(s)), shape(s));
+        svg("circle", { class: "hit", cx: s.x, cy: s.y, r: s.r }), svg("title", {}, spaceTitle(s)), shape(s));
       if (s.triggers.length) g.append(svg("circle", { cx: s.x + s.r * 0.72, cy: s.y - s.r * 0.72, r: 5, class: "has-triggers" }));
       g.addEventListener("click", () => this.clickSpace(s.id));
       g.addEventListener("keydown", (e) => activate(e, () => this.clickSpace(s.id)));
@@ -104,7 +107,7 @@ export class PiecesPlay extends GenericPlay {
         const fill = p.colour || colour(p.seat);
         const el = svg("g", { class: "piece", "data-seat": p.seat, "data-piece": pc.piece, "aria-label": `${p.name}'s piece ${pc.piece}` },
           svg("title", {}, `${p.name}'s piece ${pc.piece}`),
-          svg("circle", { r: this.pieceR + 8, class: "hit" }),
+          svg("circle", { r: this.pieceR + 4, class: "hit" }),
           svg("circle", { r: this.pieceR, fill, class: "body" }),
           svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": this.pieceR * 1.15, fill: textOn(fill) }, String(pc.piece)));
         el.addEventListener("click", (e) => { e.stopPropagation(); this.clickPiece(key); });
@@ -114,8 +117,27 @@ export class PiecesPlay extends GenericPlay {
       }
     }
     this.board = root;
-    this.page.boardEl.replaceChildren(root);
+    this.page.boardEl.replaceChildren(new Zoom(root).el);
+    // What may be tapped stays a finger wide however small the board is
+    // drawn (a phone) or zoomed.
+    new ResizeObserver(() => this.growTargets()).observe(root);
     this.place(v);
+  }
+
+  // growTargets makes the targets of the pieces that may move, and of
+  // the spaces they may go to, at least a finger wide on the screen; the
+  // others are as big as they look.
+  growTargets() {
+    if (!this.board) return;
+    const min = (FINGER / 2) * unitsPerPixel(this.board);
+    for (const el of this.pieceEls.values()) {
+      const r = el.classList.contains("movable") ? Math.max(this.pieceR + 4, min) : this.pieceR + 4;
+      el.querySelector(".hit").setAttribute("r", r.toFixed(1));
+    }
+    for (const g of this.spaceEls.values()) {
+      const s = this.spaces.get(g.dataset.space);
+      g.querySelector(".hit").setAttribute("r", (g.classList.contains("target") ? Math.max(s.r, min) : s.r).toFixed(1));
+    }
   }
 
   // place draws every piece where the view has it.
@@ -268,6 +290,7 @@ export class PiecesPlay extends GenericPlay {
       }
       el.classList.toggle("selected", this.selected === key);
     }
+    this.growTargets();
   }
 
   clearChoices() {
@@ -282,6 +305,7 @@ export class PiecesPlay extends GenericPlay {
       g.removeAttribute("role");
       g.removeAttribute("aria-label");
     }
+    this.growTargets();
   }
 
   clickPiece(key) {

@@ -8,6 +8,7 @@
 import { h, showDice, seatDot } from "./util.js";
 import { TileBoardView, tileFill } from "./tiles.js";
 import { GenericPlay, resultLine } from "./generic.js";
+import { Zoom } from "./zoom.js";
 
 const STEP_MS = 180;
 
@@ -29,7 +30,7 @@ export class RulebookPlay extends GenericPlay {
     const v = state.view;
     if (!this.board && page.drawing?.tiles) {
       this.board = new TileBoardView(page.drawing.tiles);
-      page.boardEl.replaceChildren(this.board.el);
+      page.boardEl.replaceChildren(new Zoom(this.board.el).el);
       this.board.setPlayers(animate ? v.players.map((p) => ({ ...p, tile: this.board.tiles[0]?.id ?? p.tile })) : v.players);
     }
     this.renderPlayers(v);

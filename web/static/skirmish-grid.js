@@ -1,11 +1,18 @@
 // The map of a d20 skirmish: squares and walls, a token per creature (its
 // side's colour, a short label, hit points, conditions), the squares the
 // creature whose turn it is can reach, the creatures it can attack, and a
-// cursor that the arrow keys move. It draws; the renderer decides.
+// cursor that the arrow keys move. It draws; the renderer decides. On a
+// phone held upright, a map too wide for its squares to be tapped is drawn
+// turned a quarter clockwise; the renderer still speaks of the map's own
+// squares, and the arrow keys move the cursor as the screen shows it.
 import { svg, colour } from "./util.js";
+import { Zoom } from "./zoom.js";
 
 // S is a square's size in the drawing's units.
 const S = 72;
+
+// TAP is the narrowest a square may be drawn on a touch screen, in pixels.
+const TAP = 40;
 
 // cellKey names a square for maps: "3,4".
 export const cellKey = (c) => `${c[0]},${c[1]}`;
@@ -81,12 +88,12 @@ export class GridView {
     this.marks = svg("g", { class: "sk-marks" });
     this.tokenLayer = svg("g", { class: "sk-tokens" });
     this.cursorEl = svg("rect", { class: "sk-cursor", width: S - 4, height: S - 4, rx: 6, visibility: "hidden" });
-    this.el = svg("svg", { class: "sk-grid", viewBox: `0 0 ${this.w * S} ${this.h * S}`, role: "application", tabindex: 0,
-      "aria-label": label, style: `--cols:${this.w}` }, this.floor, this.marks, this.tokenLayer, this.cursorEl);
+    this.el = svg("svg", { class: "sk-grid", role: "application", tabindex: 0, "aria-label": label },
+      this.floor, this.marks, this.tokenLayer, this.cursorEl);
     for (let y = 0; y < this.h; y++) {
       for (let x = 0; x < this.w; x++) {
         const wall = this.walls.has(cellKey([x, y]));
-        const sq = svg("rect", { class: wall ? "sk-wall" : "sk-square", x: x * S, y: y * S, width: S, height: S, "data-x": x, "data-y": y });
+        const sq = svg("rect", { class: wall ? "sk-wall" : "sk-square", width: S, height: S, "data-x": x, "data-y": y });
         if (!wall) {
           sq.addEventListener("click", () => {
             this.setCursor([x, y]);
@@ -103,6 +110,48 @@ export class GridView {
       this.cursorEl.setAttribute("visibility", "visible");
     });
     this.el.addEventListener("blur", () => this.cursorEl.setAttribute("visibility", "hidden"));
+    this.zoom = new Zoom(this.el, "the map");
+    this.orient();
+    const turn = () => {
+      // A map the page has dropped (a replay starting afresh) stops
+      // listening.
+      if (this.shown && !this.el.isConnected) removeEventListener("resize", turn);
+      else this.orient();
+    };
+    addEventListener("resize", turn);
+  }
+
+  // orient draws the map as the screen suits: turned a quarter when the
+  // screen is upright, the map wider than tall, and its squares would be
+  // narrower than a finger across the screen (the map's frame is about
+  // the screen's width on a phone).
+  orient() {
+    this.shown ||= this.el.isConnected;
+    const turned = innerHeight > innerWidth && this.w > this.h && (innerWidth - 16) / this.w < TAP;
+    if (turned === this.turned) return;
+    this.turned = turned;
+    const [cols, rows] = turned ? [this.h, this.w] : [this.w, this.h];
+    this.el.setAttribute("viewBox", `0 0 ${cols * S} ${rows * S}`);
+    this.el.style.setProperty("--cols", String(cols));
+    this.el.style.setProperty("--rows", String(rows));
+    this.el.classList.toggle("turned", turned);
+    for (const sq of this.floor.children) {
+      const [x, y] = this.xy([Number(sq.dataset.x), Number(sq.dataset.y)]);
+      sq.setAttribute("x", x);
+      sq.setAttribute("y", y);
+    }
+    for (const [key, t] of this.tokens) {
+      const at = t.at;
+      t.at = null;
+      if (at) this.place(key, at, false);
+    }
+    if (this.cursor) this.moveCursor(this.cursor);
+    if (this.lastMarks) this.setMarks(this.lastMarks);
+  }
+
+  // xy is where a square of the map is drawn: its top left corner.
+  xy([x, y]) {
+    return this.turned ? [(this.h - 1 - y) * S, x * S] : [x * S, y * S];
   }
 
   isWall(c) {
@@ -110,9 +159,11 @@ export class GridView {
   }
 
   key(e) {
-    const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    let d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
     if (d) {
       e.preventDefault();
+      // Turned, the screen's right is the map's up, its down the map's right.
+      if (this.turned) d = [d[1], -d[0]];
       const c = this.cursor || this.home || [0, 0];
       this.setCursor([Math.max(0, Math.min(this.w - 1, c[0] + d[0])), Math.max(0, Math.min(this.h - 1, c[1] + d[1]))]);
     } else if (e.key === "Enter" || e.key === " ") {
@@ -126,13 +177,18 @@ export class GridView {
 
   setCursor(c) {
     this.cursor = c;
-    this.cursorEl.setAttribute("x", c[0] * S + 2);
-    this.cursorEl.setAttribute("y", c[1] * S + 2);
+    this.moveCursor(c);
     if (document.activeElement === this.el) {
       this.cursorEl.setAttribute("visibility", "visible");
       this.cursorEl.scrollIntoView?.({ block: "nearest", inline: "nearest" });
     }
     this.onCursor?.(c);
+  }
+
+  moveCursor(c) {
+    const [x, y] = this.xy(c);
+    this.cursorEl.setAttribute("x", x + 2);
+    this.cursorEl.setAttribute("y", y + 2);
   }
 
   // setCombatants draws every creature where the view says it is; the
@@ -208,17 +264,19 @@ export class GridView {
     if (!t) return;
     if (t.at && t.at[0] === at[0] && t.at[1] === at[1]) return;
     t.g.classList.toggle("still", !animate);
-    t.g.style.transform = `translate(${at[0] * S}px, ${at[1] * S}px)`;
+    const [x, y] = this.xy(at);
+    t.g.style.transform = `translate(${x}px, ${y}px)`;
     t.at = at;
   }
 
   // reveal scrolls a map wider (or taller) than its frame to a square.
   reveal(at) {
-    const wrap = this.el.parentElement;
-    if (!wrap || !at) return;
-    const scale = this.el.clientWidth / (this.w * S);
-    if (wrap.scrollWidth > wrap.clientWidth) wrap.scrollLeft = Math.max(0, (at[0] + 0.5) * S * scale - wrap.clientWidth / 2);
-    if (wrap.scrollHeight > wrap.clientHeight) wrap.scrollTop = Math.max(0, (at[1] + 0.5) * S * scale - wrap.clientHeight / 2);
+    const wrap = this.zoom.view;
+    if (!at) return;
+    const scale = this.el.getBoundingClientRect().width / this.el.viewBox.baseVal.width;
+    const [x, y] = this.xy(at);
+    if (wrap.scrollWidth > wrap.clientWidth) wrap.scrollLeft = Math.max(0, (x + S / 2) * scale - wrap.clientWidth / 2);
+    if (wrap.scrollHeight > wrap.clientHeight) wrap.scrollTop = Math.max(0, (y + S / 2) * scale - wrap.clientHeight / 2);
   }
 
   // setHP shows a token's hit points as a hit leaves them.
@@ -248,12 +306,15 @@ export class GridView {
   // setMarks highlights the squares a move reaches (with the creatures a
   // move there would provoke), the creatures that can be attacked, and
   // others to point out (who reacts to whom).
-  setMarks({ reach = new Map(), targets = new Set(), pointed = new Set() } = {}) {
+  setMarks(marks = {}) {
+    const { reach = new Map(), targets = new Set(), pointed = new Set() } = marks;
+    this.lastMarks = marks;
     this.marks.replaceChildren();
     for (const [k, r] of reach) {
-      const [x, y] = k.split(",").map(Number);
+      const cell = k.split(",").map(Number);
+      const [x, y] = this.xy(cell).map((n) => n / S);
       const provokes = r.provokes?.length > 0;
-      const g = svg("g", { class: "sk-reach" + (provokes ? " provokes" : ""), "data-x": x, "data-y": y, "data-provokes": (r.provokes || []).join(" ") },
+      const g = svg("g", { class: "sk-reach" + (provokes ? " provokes" : ""), "data-x": cell[0], "data-y": cell[1], "data-provokes": (r.provokes || []).join(" ") },
         svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 8 }),
         svg("text", { class: "sk-feet", x: x * S + 7, y: y * S + S - 9 }, `${r.feet}`));
       if (provokes) {

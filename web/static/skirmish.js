@@ -98,7 +98,7 @@ export class SkirmishPlay {
     this.rollsWrap = h("section", { class: "sk-rolls", id: "sk-rolls", "aria-label": "the latest rolls", hidden: true },
       h("h2", {}, "Latest rolls"), this.rollsEl);
     page.boardEl.classList.add("sk-board");
-    page.boardEl.replaceChildren(this.statusEl, h("div", { class: "sk-grid-wrap" }, this.board.el), this.hereEl, this.rollsWrap);
+    page.boardEl.replaceChildren(this.statusEl, h("div", { class: "sk-grid-wrap" }, this.board.zoom.el), this.hereEl, this.rollsWrap);
   }
 
   async animate(e) {
@@ -276,7 +276,7 @@ export class SkirmishPlay {
     }
     const groups = [];
     if (o.attacks.size) {
-      groups.push(h("div", { class: "sk-group", role: "group", "aria-label": "attack" }, h("span", { class: "sk-group-name" }, "Attack"),
+      groups.push(h("div", { class: "sk-group sk-targets", role: "group", "aria-label": "attack" }, h("span", { class: "sk-group-name" }, "Attack"),
         [...o.attacks].map(([target, cmds]) => {
           const c = byKey.get(target);
           const dis = cmds.every((x) => /with disadvantage/.test(x.text));
@@ -290,7 +290,7 @@ export class SkirmishPlay {
         })));
     }
     if (o.shoves.length) {
-      groups.push(h("div", { class: "sk-group", role: "group", "aria-label": "shove" }, h("span", { class: "sk-group-name" }, "Shove"),
+      groups.push(h("div", { class: "sk-group sk-targets", role: "group", "aria-label": "shove" }, h("span", { class: "sk-group-name" }, "Shove"),
         o.shoves.map((c) => h("button", { type: "button", class: "sk-shove", dataset: { target: c.data.target }, title: c.text, onclick: () => this.act(c.data) },
           h("span", { class: "sk-chip", style: `background:${colour(byKey.get(c.data.target)?.seat ?? 0)}`, "aria-hidden": "true" }, this.labels.get(c.data.target)),
           " ", c.data.target))));

@@ -42,7 +42,7 @@ export class TileBoardView {
       this.view = [minX * UNIT, minY * UNIT, (maxX - minX) * UNIT, (maxY - minY) * UNIT];
     }
     this.el.setAttribute("viewBox", this.view.join(" "));
-    fitWidth(this.el, this.view[2], this.view[3], 0.8);
+    fitWidth(this.el, this.view[2], this.view[3]);
   }
 
   draw() {
