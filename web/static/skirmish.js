@@ -227,7 +227,7 @@ export class SkirmishPlay {
     }
     const cancel = h("button", { type: "button", id: "sk-cancel-attack", onclick: () => this.renderControls() }, "Cancel");
     const group = h("div", { class: "sk-weapons", role: "group", "aria-labelledby": "sk-weapons-title" },
-      h("p", { class: "ask", id: "sk-weapons-title" }, `Attack the ${target} with:`),
+      h("p", { class: "ask", id: "sk-weapons-title" }, `Attack ${this.view.combatants.find((x) => x.key === target)?.name || target} with:`),
       h("div", { class: "choices" }, cmds.map((c) => {
         const { weapon, detail, adv } = attackParts(c);
         return h("button", { type: "button", class: "sk-weapon" + (adv ? " " + adv : ""), dataset: { weapon: c.data.weapon, target },
@@ -283,7 +283,7 @@ export class SkirmishPlay {
           const adv = cmds.some((x) => /with advantage/.test(x.text));
           return h("button", { type: "button", class: "sk-attack", dataset: { target }, title: cmds.map((x) => x.text).join("\n"),
             onclick: () => this.chooseWeapon(target) },
-          h("span", { class: "sk-chip", style: `background:${colour(c?.seat ?? 0)}`, "aria-hidden": "true" }, this.labels.get(target)), " ", target,
+          h("span", { class: "sk-chip", style: `background:${colour(c?.seat ?? 0)}`, "aria-hidden": "true" }, this.labels.get(target)), " ", c?.name || target,
           c ? h("span", { class: "sk-sub" }, ` ${c.hp}/${c.maxHp} HP, AC ${c.ac}`) : null,
           cmds.length > 1 ? h("span", { class: "sk-sub" }, ` · ${cmds.length} weapons`) : null,
           dis ? h("span", { class: "sk-adv disadvantage" }, "disadvantage") : adv ? h("span", { class: "sk-adv advantage" }, "advantage") : null);
@@ -293,7 +293,7 @@ export class SkirmishPlay {
       groups.push(h("div", { class: "sk-group sk-targets", role: "group", "aria-label": "shove" }, h("span", { class: "sk-group-name" }, "Shove"),
         o.shoves.map((c) => h("button", { type: "button", class: "sk-shove", dataset: { target: c.data.target }, title: c.text, onclick: () => this.act(c.data) },
           h("span", { class: "sk-chip", style: `background:${colour(byKey.get(c.data.target)?.seat ?? 0)}`, "aria-hidden": "true" }, this.labels.get(c.data.target)),
-          " ", c.data.target))));
+          " ", byKey.get(c.data.target)?.name || c.data.target))));
     }
     const named = { dodge: "Dodge", disengage: "Disengage", dash: "Dash" };
     const actions = o.actions.map((c) => h("button", { type: "button", id: `sk-${c.data.do}`, class: "sk-action", title: c.text, onclick: () => this.act(c.data) },
