@@ -74,13 +74,7 @@ func Check(t *testing.T, def game.Definition, o Options) {
 			t.Errorf("%s started with %d players; it is for %d to %d", info.Name, n, info.MinPlayers, info.MaxPlayers)
 		}
 	}
-	counts := o.Players
-	if counts == nil {
-		counts = []int{info.MinPlayers}
-		if top := min(info.MaxPlayers, 6); top != info.MinPlayers {
-			counts = append(counts, top)
-		}
-	}
+	counts := o.counts(info, 6)
 	games := max(o.Games, 1)
 	if o.Games == 0 {
 		games = 2
@@ -97,6 +91,19 @@ func Check(t *testing.T, def game.Definition, o Options) {
 			})
 		}
 	}
+}
+
+// counts are the player counts the options play: Players, or the game's
+// minimum and maximum, the maximum capped at most.
+func (o Options) counts(info game.Info, most int) []int {
+	if o.Players != nil {
+		return o.Players
+	}
+	counts := []int{info.MinPlayers}
+	if top := min(info.MaxPlayers, most); top != info.MinPlayers {
+		counts = append(counts, top)
+	}
+	return counts
 }
 
 func names(n int) []string {

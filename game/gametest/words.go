@@ -90,13 +90,7 @@ func viewWords(out []Said, v any, at string, words bool) []Said {
 func CheckWords(t *testing.T, def game.Definition, o Options, ids ...*regexp.Regexp) {
 	t.Helper()
 	info := def.Info()
-	counts := o.Players
-	if counts == nil {
-		counts = []int{info.MinPlayers}
-		if top := min(info.MaxPlayers, 4); top != info.MinPlayers {
-			counts = append(counts, top)
-		}
-	}
+	counts := o.counts(info, 4)
 	games := max(o.Games, 1)
 	limit := o.MaxCommands
 	if limit == 0 {

@@ -162,7 +162,7 @@ func (m *Match) entry(i int, r record) game.Entry {
 		if r.amount == 1 {
 			e.Text = fmt.Sprintf("%s has every piece home and wins", who)
 		} else {
-			e.Text = fmt.Sprintf("%s finishes %s", who, ordinal(int(r.amount)))
+			e.Text = fmt.Sprintf("%s finishes %s", who, game.Ordinal(int(r.amount)))
 		}
 	case recTurn:
 		e.Text = fmt.Sprintf("%s's turn", who)
@@ -215,18 +215,4 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }

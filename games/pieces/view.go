@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tabulagames/tabula/game"
 	"strconv"
 	"strings"
 )
@@ -156,7 +157,7 @@ func (m *Match) Text(seat int) string {
 		}
 		fmt.Fprintf(&b, "%s%s: %s", mark, p.Name, counts)
 		if p.Place > 0 {
-			fmt.Fprintf(&b, "; %s", ordinal(p.Place))
+			fmt.Fprintf(&b, "; %s", game.Ordinal(p.Place))
 		}
 		b.WriteByte('\n')
 	}
