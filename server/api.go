@@ -761,15 +761,17 @@ type Replay struct {
 	Standings *game.Standings `json:"standings,omitempty"`
 }
 
-// ReplayCommand is one stored command.
+// ReplayCommand is one record of the stored command log: a command, or
+// (Undo) the player taking back their last command still standing.
 type ReplayCommand struct {
 	Seq     int             `json:"seq"`
 	Player  int             `json:"player"`
-	Command json.RawMessage `json:"command"`
+	Command json.RawMessage `json:"command,omitempty"`
 	Hash    string          `json:"hash"`
 	// Reason is set when a bot played the command for a person: why
 	// ("timeout", "left", "owner").
 	Reason string `json:"reason,omitempty"`
+	Undo   bool   `json:"undo,omitempty"`
 }
 
 func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
@@ -803,7 +805,7 @@ func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
 			return
 		}
 		for _, c := range cmds {
-			rp.Commands = append(rp.Commands, ReplayCommand{Seq: c.Seq, Player: c.Player, Command: c.Data, Hash: c.Hash, Reason: c.Reason})
+			rp.Commands = append(rp.Commands, ReplayCommand{Seq: c.Seq, Player: c.Player, Command: c.Data, Hash: c.Hash, Reason: c.Reason, Undo: c.Undo})
 		}
 	}
 	chat, err := srv.store.Chat(req.Context(), r.id, 1000)
@@ -865,19 +867,10 @@ func (srv *Server) replayStep(w http.ResponseWriter, req *http.Request, r *room)
 		return
 	}
 	n = min(n, len(cmds))
-	m, err := c.def.Start(setup)
+	m, p, _, err := replayLog(c.def, setup, cmds[:n], 0, name, nil)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "%v", err)
+		writeError(w, http.StatusInternalServerError, "replaying: %v", err)
 		return
-	}
-	var p played
-	for _, cmd := range cmds[:n] {
-		at := m.LogLen()
-		if err := m.Apply(cmd.Player, cmd.Data); err != nil {
-			writeError(w, http.StatusInternalServerError, "replaying command %d: %v", cmd.Seq, err)
-			return
-		}
-		p.add(at, cmd.Player, cmd.Reason)
 	}
 	from = max(from, 0)
 	step := ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator),

@@ -208,6 +208,10 @@ type stateIn struct {
 	Deadline  int64           `json:"deadline"`
 	Hash      string          `json:"hash"`
 	Standings *game.Standings `json:"standings"`
+	// UndoBy, CanUndo and Undone: see undo_test.go.
+	UndoBy  *int `json:"undoBy"`
+	CanUndo bool `json:"canUndo"`
+	Undone  *int `json:"undone"`
 }
 
 // client is a WebSocket connection to a match.
@@ -357,9 +361,18 @@ func (c *client) send(v any) {
 // command sends a command and returns the reply (ack or rejected).
 func (c *client) command(data json.RawMessage) map[string]any {
 	c.t.Helper()
+	return c.request(map[string]any{"type": "command", "data": data})
+}
+
+// request sends a message of the client (its id added) and returns the
+// reply (ack or rejected); the state an acknowledged one made is waited
+// for.
+func (c *client) request(msg map[string]any) map[string]any {
+	c.t.Helper()
 	c.id++
 	before := c.last.Hash
-	c.send(map[string]any{"type": "command", "id": c.id, "data": data})
+	msg["id"] = c.id
+	c.send(msg)
 	for {
 		m, ok := c.next(15 * time.Second)
 		if !ok {

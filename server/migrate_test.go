@@ -1,9 +1,6 @@
 package server
 
 import (
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/tabulagames/tabula/examples"
@@ -24,15 +21,7 @@ func allPacks() game.Packs {
 // in play rebuild (every stored hash checked) and go on, finished ones
 // replay, and a seat's old secret still plays it.
 func TestOldDatabaseStillServes(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "old.db")
-	in, err := os.Open("testdata/old-v0.db")
-	must(t, err)
-	out, err := os.Create(db)
-	must(t, err)
-	io.Copy(out, in)
-	in.Close()
-	out.Close()
-	ts := newTestServer(t, Options{DB: db, Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}})
+	ts := newTestServer(t, Options{DB: copyTestdata(t, "old-v0.db"), Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}})
 	cases := []struct {
 		id, status string
 		commands   int

@@ -45,6 +45,7 @@ type room struct {
 	botQueued     bool
 	played        played // who played for whom: the notes the log shows
 	chat          chatLog
+	undo          undoState         // what may be taken back (undo.go)
 	deadlines     map[int]time.Time // when each waited-for person's time runs out
 	timer         *time.Timer
 	lastSeat      int   // the seat of the last command played
@@ -236,25 +237,14 @@ func (r *room) rebuild(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := r.def.def.Start(r.setup())
+	// A log that does not replay leaves the match as far as it went.
+	m, notes, undo, err := r.replayLog(cmds, len(cmds), func(m game.Match) { r.m = m })
 	if err != nil {
 		return err
 	}
-	r.m = m
-	r.played = played{}
-	for i, c := range cmds {
-		if c.Seq != i {
-			return fmt.Errorf("stored commands jump from %d to %d", i-1, c.Seq)
-		}
-		at := m.LogLen()
-		if err := m.Apply(c.Player, c.Data); err != nil {
-			return fmt.Errorf("stored command %d (%s by %s) is refused on replay: %v", c.Seq, c.Data, r.playerName(c.Player), err)
-		}
-		if h := m.Hash(); h != c.Hash {
-			return fmt.Errorf("replaying command %d gives state hash %s, but %s was stored", c.Seq, h, c.Hash)
-		}
-		r.played.add(at, c.Player, c.Reason)
-		r.lastSeat = c.Player
+	r.m, r.played, r.undo = m, notes, undo
+	if n := len(cmds); n > 0 {
+		r.lastSeat = cmds[n-1].Player
 	}
 	// The stored count may lag (appends do not update it): it is saved
 	// when the room closes if it differs, and only then, so that looking
@@ -504,7 +494,7 @@ func (r *room) command(ctx context.Context, seat int, data json.RawMessage) erro
 // for a person, if it did. If storing fails, the match is rebuilt from
 // what is stored, so that memory never runs ahead of disk.
 func (r *room) apply(ctx context.Context, seat int, data json.RawMessage, reason string) error {
-	at := r.m.LogLen()
+	at, deadline := r.m.LogLen(), r.deadlines[seat]
 	if err := r.m.Apply(seat, data); err != nil {
 		if engine.IsRejected(err) {
 			r.srv.metrics.rejected.WithLabelValues("rules").Inc()
@@ -540,6 +530,7 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage, reason
 	}
 	r.rec.Commands++
 	r.played.add(at, seat, reason)
+	r.undoPlayed(seat, reason, deadline)
 	r.lastSeat = seat
 	r.srv.metrics.commands.Inc()
 	if out := r.m.Outcome(); out.Over {
@@ -1036,6 +1027,7 @@ func (r *room) stateFor(seat, from int, withSummary bool, bc *broadcastCache) []
 			b.WriteString(`,"standings":`)
 			e.encode(game.StandingsOf(r.m, len(r.names())))
 		}
+		r.writeUndo(e, seat)
 		ok = true
 	})
 	if !ok {

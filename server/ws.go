@@ -488,11 +488,11 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 	}
 	switch msg.Type {
 	case "command":
-	case "chat", "seat":
+	case "chat", "seat", "undo":
 		return msg, replyMsg{}, true
 	default:
 		srv.metrics.rejected.WithLabelValues("malformed").Inc()
-		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}, {"type":"chat","id":N,"text":"…"} or {"type":"seat","id":N,"seat":S}`, msg.Type)}, false
+		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf(`unknown message type %q; send {"type":"command","id":N,"data":{…}}, {"type":"undo","id":N} (take back your last move), {"type":"chat","id":N,"text":"…"} or {"type":"seat","id":N,"seat":S}`, msg.Type)}, false
 	}
 	if len(msg.Data) > game.MaxCommand {
 		return msg, replyMsg{Type: "rejected", ID: msg.ID, Reason: fmt.Sprintf("a command has at most %d bytes", game.MaxCommand)}, false
@@ -630,7 +630,11 @@ func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool,
 		// The acknowledgement goes out with the state the command caused,
 		// in one frame.
 		r.ackTo, r.ackID = s, msg.ID
-		err = r.command(ctx, s.seat, msg.Data)
+		if msg.Type == "undo" {
+			err = r.takeBack(ctx, s.undoSeat(msg))
+		} else {
+			err = r.command(ctx, s.seat, msg.Data)
+		}
 		acked = r.ackTo == nil
 		r.ackTo = nil
 	}); derr != nil {

@@ -17,8 +17,9 @@ import (
 // Version is the schema version this Tabula writes. Version 0 is the
 // schema of the first servers (each match held its own copy of its game;
 // secrets were stored as they are); version 1 had no table chat and did
-// not say why a bot played a person's command. Open migrates both.
-const Version = 2
+// not say why a bot played a person's command; version 2 had no undos in
+// its command log (no column commands.undo). Open migrates them all.
+const Version = 3
 
 // schema is the current schema; {BLOB} is the dialect's type of bytes.
 const schema = `
@@ -72,6 +73,7 @@ CREATE TABLE IF NOT EXISTS commands (
 	command  TEXT NOT NULL,
 	hash     TEXT NOT NULL,
 	reason   TEXT NOT NULL DEFAULT '',
+	undo     INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (match_id, seq)
 );
 CREATE TABLE IF NOT EXISTS chat (
@@ -187,25 +189,43 @@ func (s *db) migrate() error {
 	if n > Version {
 		return fmt.Errorf("it was written by a newer Tabula (schema version %d; this one reads up to %d): run that version, or a newer one", n, Version)
 	}
-	if n < 2 {
-		return s.migrate1()
+	// Each migration takes the database one version further.
+	for ; n < Version; n++ {
+		if err := s.migrateFrom(n); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// migrate1 moves a version 1 database to version 2: commands gain the
-// reason a bot played them for a person (none, for the old ones). The
-// chat table is new, and the schema above made it already.
-func (s *db) migrate1() error {
+// migrations are the columns each version added to the commands: from
+// version 1 to 2, the reason a bot played a command for a person (none,
+// for the old ones); from 2 to 3, whether the record is an undo (none
+// was). The chat table, new in version 2, the schema above made already.
+var migrations = map[int]string{
+	1: `ALTER TABLE commands ADD COLUMN reason TEXT NOT NULL DEFAULT ''`,
+	2: `ALTER TABLE commands ADD COLUMN undo INTEGER NOT NULL DEFAULT 0`,
+}
+
+// migrateFrom moves a database of version n to version n+1, in one
+// transaction.
+func (s *db) migrateFrom(n int) error {
 	tx, err := s.sql.Begin()
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(`ALTER TABLE commands ADD COLUMN reason TEXT NOT NULL DEFAULT ''`); err != nil {
-		return fmt.Errorf("migrating from version 1: %w", err)
+	if _, err := tx.Exec(migrations[n]); err != nil {
+		// Another server sharing the database may have migrated it
+		// meanwhile (PostgreSQL made this one wait for it).
+		tx.Rollback()
+		var now int
+		if s.sql.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&now) == nil && now > n {
+			return nil
+		}
+		return fmt.Errorf("migrating from version %d: %w", n, err)
 	}
-	if _, err := tx.Exec(s.dialect.q(`UPDATE meta SET value = ? WHERE key = 'schema'`), fmt.Sprint(Version)); err != nil {
+	if _, err := tx.Exec(s.dialect.q(`UPDATE meta SET value = ? WHERE key = 'schema'`), fmt.Sprint(n+1)); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -350,6 +370,7 @@ func (s *db) migrate0() error {
 			command  TEXT NOT NULL,
 			hash     TEXT NOT NULL,
 			reason   TEXT NOT NULL DEFAULT '',
+			undo     INTEGER NOT NULL DEFAULT 0,
 			PRIMARY KEY (match_id, seq))`,
 		`INSERT INTO commands(match_id, seq, player, command, hash) SELECT match_id, seq, player, command, hash FROM commands_v0`,
 		`DROP TABLE commands_v0`,

@@ -329,7 +329,7 @@ func (s *db) Matches(ctx context.Context, q Query) ([]Match, error) {
 }
 
 func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
-	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash, reason FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
+	rows, err := s.sql.QueryContext(ctx, s.dialect.q(`SELECT seq, player, command, hash, reason, undo FROM commands WHERE match_id = ? ORDER BY seq`), matchID)
 	if err != nil {
 		return nil, err
 	}
@@ -338,10 +338,13 @@ func (s *db) Commands(ctx context.Context, matchID string) ([]Command, error) {
 	for rows.Next() {
 		var c Command
 		var data string
-		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash, &c.Reason); err != nil {
+		var undo int
+		if err := rows.Scan(&c.Seq, &c.Player, &data, &c.Hash, &c.Reason, &undo); err != nil {
 			return nil, err
 		}
-		c.Data = []byte(data)
+		if c.Undo = undo != 0; !c.Undo {
+			c.Data = []byte(data)
+		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
@@ -471,7 +474,7 @@ func (s *db) insert(batch []writeReq) error {
 	ins := tx.Stmt(s.insStmt)
 	defer ins.Close()
 	for _, r := range batch {
-		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.cmd.Reason, r.match, r.fence)
+		res, err := ins.Exec(r.cmd.Seq, r.cmd.Player, string(r.cmd.Data), r.cmd.Hash, r.cmd.Reason, boolInt(r.cmd.Undo), r.match, r.fence)
 		if err == nil {
 			if n, _ := res.RowsAffected(); n == 0 {
 				// An owner fenced off, or a match that is gone.
@@ -491,8 +494,8 @@ func (s *db) insert(batch []writeReq) error {
 // insertCommand stores a command if its match's fence is the writer's:
 // the check and the insert in one statement, so that an append costs one
 // statement.
-const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash, reason)
-	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT) FROM matches WHERE id = ? AND fence = ?`
+const insertCommand = `INSERT INTO commands(match_id, seq, player, command, hash, reason, undo)
+	SELECT id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER) FROM matches WHERE id = ? AND fence = ?`
 
 // --- the table's chat ---
 

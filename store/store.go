@@ -230,16 +230,20 @@ type Query struct {
 	UpdatedBefore time.Time
 }
 
-// Command is one accepted command of a match and the state hash after it.
+// Command is one record of a match's command log: an accepted command,
+// or an undo, with the state hash after it.
 type Command struct {
 	Seq    int
 	Player int
-	Data   []byte // the command, as the pack's JSON
+	Data   []byte // the command, as the pack's JSON (nil for an undo)
 	Hash   string
 	// Reason is set when a bot played the command for a person: why
 	// (ReasonTimeout, HandedLeft, HandedOwner). It is never part of the
 	// match's state: a replay shows it beside the command.
 	Reason string
+	// Undo records that the seat Player took back the last command still
+	// standing (see game.Replay); Hash is then the hash from before it.
+	Undo bool
 }
 
 // ChatMessage is a message of a match's table chat. It is kept beside the

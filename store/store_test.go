@@ -72,7 +72,11 @@ func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range 50 {
 			wg.Go(func() {
-				if err := s.Append(ctx, "m1", store.Command{Seq: i, Player: i % 2, Data: []byte(fmt.Sprintf(`{"n":%d}`, i)), Hash: fmt.Sprint("h", i)}, 0); err != nil {
+				c := store.Command{Seq: i, Player: i % 2, Data: []byte(fmt.Sprintf(`{"n":%d}`, i)), Hash: fmt.Sprint("h", i)}
+				if i%10 == 9 {
+					c.Data, c.Undo = nil, true
+				}
+				if err := s.Append(ctx, "m1", c, 0); err != nil {
 					t.Error(err)
 				}
 			})
@@ -99,8 +103,11 @@ func TestMatchesAndCommandsSurviveReopening(t *testing.T) {
 			t.Errorf("reopened match: %+v", got)
 		}
 		cmds, err := s.Commands(ctx, "m1")
-		if err != nil || len(cmds) != 50 || cmds[49].Hash != "h49" || string(cmds[3].Data) != `{"n":3}` {
+		if err != nil || len(cmds) != 50 || cmds[49].Hash != "h49" || string(cmds[3].Data) != `{"n":3}` || cmds[3].Undo {
 			t.Errorf("commands: %d, %v", len(cmds), err)
+		}
+		if len(cmds) == 50 && (!cmds[19].Undo || cmds[19].Data != nil || cmds[19].Player != 1 || cmds[19].Hash != "h19") {
+			t.Errorf("an undo reads back as %+v", cmds[19])
 		}
 		if _, err := s.Match(ctx, "nope"); err != store.ErrNotFound {
 			t.Errorf("missing match: %v", err)
@@ -335,6 +342,66 @@ func TestVersion0IsMigrated(t *testing.T) {
 	if err := s.Append(ctx, m.ID, store.Command{Seq: 12, Data: []byte(`{}`), Hash: "h"}, 0); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A database of version 2, whose command log had no undos, is migrated:
+// its commands are all there, none an undo, and undos go in after them.
+// The file was written by the server of version 2; the same is checked on
+// both databases by taking the column away again.
+func TestVersion2IsMigrated(t *testing.T) {
+	check := func(t *testing.T, s store.Store, id string, n int) {
+		t.Helper()
+		cmds, err := s.Commands(ctx, id)
+		if err != nil || len(cmds) != n {
+			t.Fatalf("%d commands, %v; want %d", len(cmds), err, n)
+		}
+		for _, c := range cmds {
+			if c.Undo || len(c.Data) == 0 {
+				t.Fatalf("command %d reads as %+v", c.Seq, c)
+			}
+		}
+		if err := s.Append(ctx, id, store.Command{Seq: n, Player: 0, Hash: cmds[n-2].Hash, Undo: true}, 0); err != nil {
+			t.Fatal(err)
+		}
+		if cmds, _ := s.Commands(ctx, id); len(cmds) != n+1 || !cmds[n].Undo {
+			t.Fatalf("the undo appended reads as %+v", cmds[len(cmds)-1])
+		}
+	}
+	t.Run("file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "v2.db")
+		copyFile(t, "../server/testdata/v2.db", path)
+		s := mustOpen(t, path)
+		defer s.Close()
+		check(t, s, "2f194b1b324d", 11)
+	})
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		g := game(`{"game":"nim"}`)
+		s.SaveGame(ctx, g)
+		s.CreateMatch(ctx, newMatch("m1", g, time.Now()))
+		for i := range 3 {
+			s.Append(ctx, "m1", store.Command{Seq: i, Data: []byte(`{"take":1}`), Hash: fmt.Sprint("h", i)}, 0)
+		}
+		s.Close()
+		downgrade(t, open)
+		s = open()
+		defer s.Close()
+		check(t, s, "m1", 3)
+	})
+}
+
+// downgrade makes a database one of version 2 again: without the column
+// undo.
+func downgrade(t *testing.T, open func() store.Store) {
+	t.Helper()
+	s := open()
+	db := store.SQL(s)
+	for _, q := range []string{`ALTER TABLE commands DROP COLUMN undo`, `UPDATE meta SET value = '2' WHERE key = 'schema'`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -63,6 +63,17 @@ func (s *Streams) Reset(seed uint64) {
 	s.streams = s.streams[:0]
 }
 
+// Draws returns how many 64-bit values all the streams have produced
+// together: a command after which it is unchanged drew nothing random
+// (what a pack checks before it lets a player take the command back).
+func (s *Streams) Draws() uint64 {
+	var n uint64
+	for _, st := range s.streams {
+		n += st.draws
+	}
+	return n
+}
+
 // fnv64a is the 64-bit FNV-1a hash of a name (hash/fnv's New64a, without
 // its allocations).
 func fnv64a(name string) uint64 {

@@ -32,3 +32,24 @@ func TestResetIsNew(t *testing.T) {
 		t.Error("the state of reset streams differs from new ones'")
 	}
 }
+
+// TestDrawsCountsEveryStream: Draws moves with a draw from any stream,
+// a shuffle included, and not with a stream merely named.
+func TestDrawsCountsEveryStream(t *testing.T) {
+	s := New(7)
+	s.Stream("dice")
+	if n := s.Draws(); n != 0 {
+		t.Fatalf("%d draws before any", n)
+	}
+	s.Stream("dice").IntN(6)
+	before := s.Draws()
+	s.Stream("shuffle").Shuffle(3, func(int, int) {})
+	if s.Draws() <= before {
+		t.Errorf("a shuffle left Draws at %d", s.Draws())
+	}
+	before = s.Draws()
+	s.Stream("shuffle").Shuffle(1, func(int, int) {}) // one card: nothing to draw
+	if s.Draws() != before || s.Clone().Draws() != before {
+		t.Errorf("Draws %d (copy %d), want %d", s.Draws(), s.Clone().Draws(), before)
+	}
+}

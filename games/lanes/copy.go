@@ -22,7 +22,7 @@ func (m *Match) Clone() game.Match { return m.clone(engine.CloneOptions{}) }
 
 func (m *Match) clone(o engine.CloneOptions) *Match {
 	s := m.s.clone()
-	return &Match{def: m.def, e: m.e.Clone(s, o), s: s}
+	return &Match{def: m.def, e: m.e.Clone(s, o), s: s, undoable: m.undoable}
 }
 
 // clone copies the state: everything but the definition's own data.

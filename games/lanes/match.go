@@ -13,6 +13,8 @@ type Match struct {
 	def *Definition
 	e   *engine.Match
 	s   *State
+	// undoable says whether the last command may be taken back.
+	undoable bool
 }
 
 // actionKind is what a player does on their turn.
@@ -123,6 +125,41 @@ func (m *Match) do(p engine.PlayerID, a action) error {
 	if r := m.check(p, a); r != nil {
 		return r.reject()
 	}
+	before := m.hidden()
+	err := m.act(p, a)
+	// A card played from a hand shows it to the other player, and a card
+	// drawn shows it to its player: neither is taken back, nor anything
+	// that drew a random number (a reshuffle, a drone marked at random)
+	// or ended the game.
+	m.undoable = err == nil && a.kind != actPlay && m.hidden() == before && !m.over()
+	return err
+}
+
+// Undoable reports whether the last command may be taken back
+// (game.Undoer): a deployment, a move, an attack or a pass may, unless
+// what it set off (abilities, the end of the round) drew a card or a
+// random number or ended the game; a card played never may.
+func (m *Match) Undoable() bool { return m.undoable }
+
+// secrets is what a command must leave alone to be taken back: the
+// random numbers drawn, and how many cards each deck and hand holds
+// (cards move only from deck to hand, when drawn, and from hand to
+// discard pile, when played).
+type secrets struct {
+	draws       uint64
+	decks, hand [2]int
+}
+
+func (m *Match) hidden() secrets {
+	x := secrets{draws: m.e.RNG.Draws()}
+	for p := range m.s.Players {
+		x.decks[p], x.hand[p] = len(m.s.Players[p].Deck), len(m.s.Players[p].Hand)
+	}
+	return x
+}
+
+// act runs a player's action once it is checked.
+func (m *Match) act(p engine.PlayerID, a action) error {
 	s, fx := m.s, m.def.pack.fx
 	switch a.kind {
 	case actDeploy:

@@ -57,6 +57,8 @@ type Match struct {
 	quirks Quirks
 	// commands counts the commands accepted.
 	commands int
+	// undoable says whether the last command may be taken back.
+	undoable bool
 }
 
 // Start begins a match through the game interface (see NewMatch).
@@ -208,7 +210,7 @@ func (m *Match) start(dice []int, placed bool) error {
 		ref := t.def.Data.(eventRef)
 		m.e.Index.Add(t.def, spaceID(t.space), engine.NoPlayer, engine.LocationID(t.space), int64(ref.Space)<<16|int64(ref.Event))
 	}
-	m.commands = 0
+	m.commands, m.undoable = 0, false
 	return m.advance()
 }
 
@@ -249,6 +251,7 @@ func (m *Match) Play(seat int, c Command) error {
 	if seat < 0 || seat >= len(s.Players) {
 		return engine.Rejectf("there is no seat %d: the seats are 0 to %d", seat, len(s.Players)-1)
 	}
+	draws, scripted := e.RNG.Draws(), len(s.Dice)
 	switch c.Kind {
 	case KindRoll:
 		if c.Value != 0 || c.Space != "" {
@@ -275,8 +278,17 @@ func (m *Match) Play(seat int, c Command) error {
 		return engine.Rejectf("unknown command %q%s: a command is roll, choose-path or ack", c.Kind, diag.DidYouMean(c.Kind, commandKinds))
 	}
 	m.commands++
-	return m.advance()
+	err := m.advance()
+	// A choice of way or an acknowledgement may be taken back if nothing
+	// random followed it before the next decision (a placeholder drawn, a
+	// random swap, a roll of its own) and the game goes on; a roll never.
+	m.undoable = err == nil && c.Kind != KindRoll && e.RNG.Draws() == draws && len(s.Dice) == scripted && !s.Over
+	return err
 }
+
+// Undoable reports whether the last command may be taken back
+// (game.Undoer): see Play.
+func (m *Match) Undoable() bool { return m.undoable }
 
 // choice returns the option a choose-path or ack command answers: its
 // value, or the way leading to its space.

@@ -134,7 +134,7 @@ func (m *Match) PlayBot(seat int, _ *rng.Stream) (bool, error) {
 	// Apply plays the first move of that piece to that space.
 	for i, mv := range moves {
 		if mv.piece == best.piece && mv.to == best.to {
-			return true, m.run(m.def.pack.fx.move.Call(i))
+			return true, m.command(m.def.pack.fx.move.Call(i), false)
 		}
 	}
 	return true, nil // not reached: best is among the moves
@@ -174,6 +174,7 @@ func (m *Match) Restart(s game.Setup) error {
 	m.log = journal{}
 	clear(m.tally)
 	m.movesKey = -1
+	m.undoable = false
 	m.recount()
 	return m.run(d.pack.fx.start.Call(struct{}{}))
 }

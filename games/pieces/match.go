@@ -45,6 +45,9 @@ type Match struct {
 	// chains, so a command's moves are found once for the bot, the check
 	// and the move.
 	movesKey int
+	// undoable says whether the last command may be taken back
+	// (game.Undoer).
+	undoable bool
 }
 
 // Command is a player's command: roll, or move one of their pieces (by
@@ -94,6 +97,21 @@ func (m *Match) run(call engine.EffectCall) error {
 	m.movesKey = -1
 	return err
 }
+
+// command runs a player's command: the chain of a roll or of a move. A
+// move may be taken back unless its chain rolled (a scripted die too) or
+// it ended the game; a roll never may.
+func (m *Match) command(call engine.EffectCall, roll bool) error {
+	draws, script := m.e.RNG.Draws(), len(m.s.Script)
+	err := m.run(call)
+	m.undoable = err == nil && !roll && m.e.RNG.Draws() == draws && len(m.s.Script) == script && !m.s.Over()
+	return err
+}
+
+// Undoable reports whether the last command may be taken back
+// (game.Undoer): a choice of piece may, unless it ended the game; a roll
+// may not.
+func (m *Match) Undoable() bool { return m.undoable }
 
 // rollJSON is the roll command's JSON.
 var rollJSON = json.RawMessage(`{"roll":true}`)
@@ -168,7 +186,7 @@ func (m *Match) play(seat int, roll bool, piece, to int, written string) error {
 		if s.Phase != PhaseRoll {
 			return engine.Rejectf("choose which piece moves with the %d you rolled first", s.Roll)
 		}
-		return m.run(d.pack.fx.roll.Call(struct{}{}))
+		return m.command(d.pack.fx.roll.Call(struct{}{}), true)
 	case piece == 0:
 		return engine.Rejectf(`say what to do: {"roll": true}, or {"piece": N, "to": "space"}`)
 	case s.Phase != PhaseMove:
@@ -184,7 +202,7 @@ func (m *Match) play(seat int, roll bool, piece, to int, written string) error {
 			continue
 		}
 		if mv.to == to {
-			return m.run(d.pack.fx.move.Call(i))
+			return m.command(d.pack.fx.move.Call(i), false)
 		}
 		targets = append(targets, d.Spaces[mv.to].ID)
 	}
@@ -299,7 +317,7 @@ func (m *Match) Clone() game.Match { return m.copyWith(m.s.clone(), engine.Clone
 // its own Clone (its counters are the match's, whatever the triggers did),
 // the records and the tallies; it costs the same at any point of a game.
 func (m *Match) copyWith(st *State, o engine.CloneOptions) *Match {
-	c := &Match{def: m.def, s: st, seats: m.seats, log: m.log.copy(), tally: slices.Clone(m.tally), movesKey: -1}
+	c := &Match{def: m.def, s: st, seats: m.seats, log: m.log.copy(), tally: slices.Clone(m.tally), movesKey: -1, undoable: m.undoable}
 	c.e = m.e.Clone(c, o)
 	c.dice = c.e.RNG.Stream("dice")
 	c.recount()

@@ -425,6 +425,7 @@ func doDraw(x *run) error {
 		dk.Draw = dk.Draw[:len(dk.Draw)-1]
 		dk.Discard = append(dk.Discard, top)
 		s.Card = CardRef{Deck: di, Card: top}
+		s.drawn++
 		ev := x.event(CardDrawn, seat)
 		ev.Data = &eventData{Card: s.def.File.Decks[di].Cards[top].Name, Deck: name}
 		x.c.Emit(ev)

@@ -191,6 +191,8 @@ type Match struct {
 	// commands counts the commands accepted.
 	commands int
 	err      error
+	// undoable says whether the last command may be taken back.
+	undoable bool
 	// words tells answers in the players' words, by log record; said holds
 	// those of the current pause not yet logged (sealed bids), by seat.
 	words map[int]string
@@ -266,6 +268,7 @@ func (m *Match) Play(seat int, cmd Command) error {
 	}
 	d, asked := m.eng.WaitingFor(engine.PlayerID(seat))
 	from := len(m.eng.Records())
+	draws, scripted, drawn := m.eng.RNG.Draws(), m.state.Scripted, m.state.drawn
 	err := m.eng.Answer(engine.Input{Player: engine.PlayerID(seat), Kind: cmd.Kind, Choice: cmd.Value})
 	if engine.IsRejected(err) {
 		return err
@@ -286,7 +289,28 @@ func (m *Match) Play(seat int, cmd Command) error {
 			delete(m.said, int(r.Player))
 		}
 	}
-	return m.settle(err)
+	err = m.settle(err)
+	m.undoable = err == nil && m.eng.RNG.Draws() == draws && m.state.Scripted == scripted && m.state.drawn == drawn &&
+		!m.opened(seat, from) && !m.state.Over
+	return err
+}
+
+// Undoable reports whether the last command may be taken back
+// (game.Undoer): a choice (a way, a purchase, a bid) may, unless what
+// followed it before the next decision rolled a die, drew a card, opened
+// the other players' sealed bids or ended the game. A roll or a draw never
+// may.
+func (m *Match) Undoable() bool { return m.undoable }
+
+// opened reports whether the log from record from on shows another seat's
+// answer: the sealed bids opened by the last one given.
+func (m *Match) opened(seat, from int) bool {
+	for _, r := range m.eng.Records()[from:] {
+		if r.Kind == engine.RecAnswer && int(r.Player) != seat {
+			return true
+		}
+	}
+	return false
 }
 
 // answerWords tells an answer in the players' words: "Bob bids 40", "Bob

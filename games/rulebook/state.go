@@ -40,6 +40,10 @@ type State struct {
 	// is the engine's, which stored matches hash). It follows from what the
 	// hash holds: how the game ended and who won.
 	endWords string
+	// drawn counts the cards drawn so far. It is not hashed: a match
+	// compares it before and after a command, to tell whether the command
+	// revealed a card (Match.Undoable).
+	drawn int
 }
 
 // Player is one player of a match.

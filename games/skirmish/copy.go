@@ -28,7 +28,7 @@ func (m *Match) clone(o engine.CloneOptions) *Match {
 	o.Payload = copyPayload
 	e := m.Engine.Clone(g, o)
 	g.book = m.State.book.Copy(g, e.Index)
-	return &Match{Engine: e, State: g, def: m.def}
+	return &Match{Engine: e, State: g, def: m.def, undoable: m.undoable}
 }
 
 // copy copies the state but for its book of conditions, which needs the

@@ -20,6 +20,8 @@ type Match struct {
 	Engine *engine.Match
 	State  *State
 	def    *Definition
+	// undoable says whether the last command may be taken back.
+	undoable bool
 }
 
 // Command is what a side does, as JSON commands, scenario files and the
@@ -77,6 +79,26 @@ func (m *Match) Play(seat int, cmd Command) error {
 // combatant it names (scenario files and tests name combatants, not
 // seats).
 func (m *Match) play(seat engine.PlayerID, cmd Command) error {
+	draws, scripted := m.Engine.RNG.Draws(), len(m.State.Dice)
+	err := m.act(seat, cmd)
+	if engine.IsRejected(err) {
+		return err
+	}
+	// A move, a dash, a dodge, the end of a turn or a reaction let pass
+	// may be taken back if nothing it set off rolled a die (a saving
+	// throw, an opportunity attack taken) and the fight goes on; an
+	// attack or a shove never may.
+	m.undoable = err == nil && cmd.Do != "attack" && cmd.Do != "shove" && (cmd.Take == nil || !*cmd.Take) &&
+		m.Engine.RNG.Draws() == draws && len(m.State.Dice) == scripted && !m.State.Over
+	return err
+}
+
+// Undoable reports whether the last command may be taken back
+// (game.Undoer): see play.
+func (m *Match) Undoable() bool { return m.undoable }
+
+// act plays a command (see play).
+func (m *Match) act(seat engine.PlayerID, cmd Command) error {
 	if d, ok := m.reaction(); ok {
 		return m.answer(seat, d, cmd)
 	}

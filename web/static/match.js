@@ -13,6 +13,7 @@ import { endScreen } from "./end.js";
 import { howToPlay } from "./howto.js";
 import { Chat } from "./chat.js";
 import { Handover } from "./handover.js";
+import { UndoControl } from "./undo.js";
 
 const renderers = { party: PartyPlay, rulebook: RulebookPlay, lanes: LanesPlay, skirmish: SkirmishPlay, pieces: PiecesPlay };
 
@@ -76,6 +77,7 @@ class MatchPage {
     this.info = board?.info || {};
     this.drawing = board?.drawing || null;
     this.layoutPage();
+    this.undo = new UndoControl(this);
     const R = renderers[this.summary.game] || GenericPlay;
     this.renderer = new R(this);
     if (new URLSearchParams(location.search).has("replay")) {
@@ -203,6 +205,7 @@ class MatchPage {
       this.chat.answered(msg);
       return;
     }
+    this.undo.received(msg);
     if (msg.type === "rejected") {
       this.say(msg.reason);
       this.renderer.rejected?.();
@@ -263,6 +266,7 @@ class MatchPage {
     this.deadline = msg.deadline || 0;
     const v = msg.view && (typeof msg.view === "string" ? JSON.parse(msg.view) : msg.view);
     if (v) this.view = v;
+    this.undo.show(msg);
     this.renderTable();
     this.chat.render();
     if (!v) {
@@ -276,6 +280,7 @@ class MatchPage {
     this.root.dataset.over = String(this.over());
     this.root.dataset.log = String(this.logEl.children.length);
     this.renderTurn();
+    this.undo.shown(msg);
   }
 
   over() {

@@ -67,7 +67,8 @@ export class ReplayViewer {
     if (seq !== this.seq) return; // a later step was asked for
     this.n = n;
     this.slider.value = n;
-    this.label.textContent = `after move ${n} of ${this.total}`;
+    const undo = this.rp.commands[n - 1]?.undo ? ` — ${this.rp.players[this.rp.commands[n - 1].player] || "a player"} took back their last move` : "";
+    this.label.textContent = `after move ${n} of ${this.total}${undo}`;
     page.logEl.replaceChildren();
     page.renderer.board = null;
     page.boardEl.hidden = false;
