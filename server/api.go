@@ -818,6 +818,8 @@ type Replay struct {
 	Final    any             `json:"final"`
 	// Chat is the table's chat, oldest first (its last 1000 messages).
 	Chat []store.ChatMessage `json:"chat"`
+	// Standings rank the seats of a finished match (its end screen).
+	Standings *game.Standings `json:"standings,omitempty"`
 }
 
 // ReplayCommand is one record of the stored command log: a command, or
@@ -841,11 +843,15 @@ func (srv *Server) replay(w http.ResponseWriter, req *http.Request, r *room) {
 			return errNoRight
 		}
 		rp = Replay{Match: r.summary(), Players: r.names(), Commands: []ReplayCommand{}, Entries: []game.Entry{}}
+		over = r.rec.Status == store.Finished
 		if r.m != nil {
 			rp.Entries = r.played.withNotes(r.m.Log(game.Spectator, 0), 0, r.m.LogLen(), r.playerName)
 			rp.Final = r.m.View(game.Spectator)
+			if over {
+				st := game.StandingsOf(r.m, len(r.names()))
+				rp.Standings = &st
+			}
 		}
-		over = r.rec.Status == store.Finished
 		if over {
 			rp.Seed = strconv.FormatUint(r.rec.Seed, 10)
 		}
@@ -879,6 +885,8 @@ type ReplayStep struct {
 	View     any          `json:"view"`
 	Entries  []game.Entry `json:"entries"`
 	Hash     string       `json:"hash"`
+	// Standings rank the seats at the last step, where the match ended.
+	Standings *game.Standings `json:"standings,omitempty"`
 }
 
 // replayStep replays a finished match up to command N, for the replay
@@ -926,8 +934,13 @@ func (srv *Server) replayStep(w http.ResponseWriter, req *http.Request, r *room)
 		return
 	}
 	from = max(from, 0)
-	writeJSON(w, http.StatusOK, ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator),
-		Entries: p.withNotes(m.Log(game.Spectator, from), from, m.LogLen(), name), Hash: m.Hash()})
+	step := ReplayStep{N: n, Commands: len(cmds), View: m.View(game.Spectator),
+		Entries: p.withNotes(m.Log(game.Spectator, from), from, m.LogLen(), name), Hash: m.Hash()}
+	if m.Outcome().Over {
+		st := game.StandingsOf(m, len(setup.Players))
+		step.Standings = &st
+	}
+	writeJSON(w, http.StatusOK, step)
 }
 
 // rematch makes (once) the match's rematch: the same game, the same

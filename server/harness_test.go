@@ -208,15 +208,16 @@ func (ts *testServer) newTable(board string, seats int, people []string, bots, s
 
 // stateIn is a state message as a client reads it.
 type stateIn struct {
-	Type     string          `json:"type"`
-	Match    *Summary        `json:"match"`
-	You      int             `json:"you"`
-	View     json.RawMessage `json:"view"`
-	Legal    []game.Command  `json:"legal"`
-	Entries  []game.Entry    `json:"entries"`
-	Log      int             `json:"log"`
-	Deadline int64           `json:"deadline"`
-	Hash     string          `json:"hash"`
+	Type      string          `json:"type"`
+	Match     *Summary        `json:"match"`
+	You       int             `json:"you"`
+	View      json.RawMessage `json:"view"`
+	Legal     []game.Command  `json:"legal"`
+	Entries   []game.Entry    `json:"entries"`
+	Log       int             `json:"log"`
+	Deadline  int64           `json:"deadline"`
+	Hash      string          `json:"hash"`
+	Standings *game.Standings `json:"standings"`
 	// UndoBy, CanUndo and Undone: see undo_test.go.
 	UndoBy  *int `json:"undoBy"`
 	CanUndo bool `json:"canUndo"`

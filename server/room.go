@@ -890,6 +890,9 @@ type stateMsg struct {
 	// milliseconds (0: no limit).
 	Deadline int64  `json:"deadline,omitempty"`
 	Hash     string `json:"hash,omitempty"`
+	// Standings rank the seats once the match is over, with the figures
+	// its game counts: the end screen.
+	Standings *game.Standings `json:"standings,omitempty"`
 }
 
 // broadcast sends every connection what changed. Connections that see the
@@ -1032,6 +1035,10 @@ func (r *room) stateFor(seat, from int, withSummary bool, bc *broadcastCache) []
 		if d, ok := r.deadlines[seat]; ok && legal != nil {
 			b.WriteString(`,"deadline":`)
 			e.int(int(d.UnixMilli()))
+		}
+		if r.rec.Status == store.Finished {
+			b.WriteString(`,"standings":`)
+			e.encode(game.StandingsOf(r.m, len(r.names())))
 		}
 		r.writeUndo(e, seat)
 		ok = true

@@ -65,10 +65,12 @@ func (p *parser) topology(pt *part, topo map[string]any, ptr string) []Space {
 }
 
 func readMetadataV3(pt *part, meta map[string]any, ptr string, b *Board) {
-	pt.checkKeys(meta, ptr, "metadata", []string{"name", "author", "description", "version", "created", "modified", "tags", "thumbnail", "id"})
+	pt.checkKeys(meta, ptr, "metadata", []string{"name", "author", "description", "howToPlay", "notes", "version", "created", "modified", "tags", "thumbnail", "id"})
 	b.Name, _ = pt.str(meta, ptr, "name")
 	b.Author, _ = pt.str(meta, ptr, "author")
 	b.Description, _ = pt.str(meta, ptr, "description")
+	b.HowToPlay, _ = pt.str(meta, ptr, "howToPlay")
+	b.Notes, _ = pt.str(meta, ptr, "notes")
 	b.Version, _ = pt.str(meta, ptr, "version")
 	b.Tags = readTags(pt, meta, ptr)
 }

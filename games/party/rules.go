@@ -17,7 +17,7 @@ type Definition struct {
 	// next and prev are each space's successors (in listed order, without
 	// duplicates) and predecessors (in board order).
 	next, prev [][]int
-	// nextLabels and prevLabels are the labels of those spaces, the
+	// nextLabels and prevLabels are the names of those spaces (wayTitles), the
 	// options of a choice at a fork; they are shared, never changed.
 	nextLabels, prevLabels [][]string
 	byID                   map[string]int
@@ -85,9 +85,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 	labels := func(ways [][]int) [][]string {
 		out := make([][]string, len(ways))
 		for i, w := range ways {
-			for _, j := range w {
-				out[i] = append(out[i], spaceLabel(&b.Spaces[j]))
-			}
+			out[i] = wayTitles(b.Spaces, w)
 		}
 		return out
 	}

@@ -2,6 +2,7 @@ package party
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/tabulagames/tabula/engine"
 )
@@ -42,18 +43,32 @@ type View struct {
 	TurnPhase string `json:"turnPhase,omitempty"`
 }
 
-// PlayerView is one player as the page shows them.
+// PlayerView is one player as the page shows them. Space, Start and State
+// are ids and the board file's state; SpaceName, StateText, StatList's
+// labels and EffectTexts say them in the players' words.
 type PlayerView struct {
-	Name       string             `json:"name"`
-	Seat       int                `json:"seat"`
-	Space      string             `json:"space"`
-	Start      string             `json:"start"`
-	State      string             `json:"state"`
-	TurnsTaken int                `json:"turnsTaken"`
-	Stats      map[string]float64 `json:"stats"`
-	Effects    []ActiveEffect     `json:"effects"`
-	Reversed   bool               `json:"reversed"`
-	Prompts    int                `json:"prompts"`
+	Name        string             `json:"name"`
+	Seat        int                `json:"seat"`
+	Space       string             `json:"space"`
+	SpaceName   string             `json:"spaceName"`
+	Start       string             `json:"start"`
+	State       string             `json:"state"`
+	StateText   string             `json:"stateText"`
+	TurnsTaken  int                `json:"turnsTaken"`
+	Stats       map[string]float64 `json:"stats"`
+	StatList    []StatView         `json:"statList"`
+	Effects     []ActiveEffect     `json:"effects"`
+	EffectTexts []string           `json:"effectTexts"`
+	Reversed    bool               `json:"reversed"`
+	Prompts     int                `json:"prompts"`
+}
+
+// StatView is one of a player's stats: its name in the board file, its
+// label for players and its value, in the order of their names.
+type StatView struct {
+	Stat  string  `json:"stat"`
+	Label string  `json:"label"`
+	Value float64 `json:"value"`
 }
 
 // PromptView is a prompt waiting to be acknowledged.
@@ -66,8 +81,9 @@ type PromptView struct {
 	Pending []int `json:"pending"`
 	// Everyone is set when it is addressed to every player: the others
 	// read it as a notice.
-	Everyone bool   `json:"everyone"`
-	Space    string `json:"space"`
+	Everyone  bool   `json:"everyone"`
+	Space     string `json:"space"`
+	SpaceName string `json:"spaceName"`
 }
 
 // EventView is the state of one board event.
@@ -88,7 +104,7 @@ func (m *Match) view(seat int) View {
 	v := View{
 		You: seat, Phase: s.Phase, Round: s.Round(), Turn: s.Turn, Current: s.Current,
 		RemainingMoves: s.RemainingMoves, LastRoll: slices.Clone(s.LastRoll), Over: s.Over,
-		Winners: slices.Clone(s.Winners), EndReason: s.EndReason, Hash: m.Hash(),
+		Winners: slices.Clone(s.Winners), EndReason: m.reasonWords(s.EndReason), Hash: m.Hash(),
 		Commands: m.commands, Log: m.LogLen(),
 		Waits: m.Waits(), YourWaits: []Wait{}, Events: []EventView{}, Choices: []string{},
 	}
@@ -112,17 +128,26 @@ func (m *Match) view(seat int) View {
 	}
 	for _, p := range s.Players {
 		stats := make(map[string]float64, len(p.Stats))
+		var list []StatView // in the order of the stats' names
 		for k, st := range p.Stats {
 			stats[k] = st.Display
+			list = append(list, StatView{Stat: k, Label: statLabel(k), Value: st.Display})
+		}
+		slices.SortFunc(list, func(a, b StatView) int { return strings.Compare(a.Stat, b.Stat) })
+		var effects []string
+		for _, e := range p.Effects {
+			effects = append(effects, effectWords(e.Kind, e.Left))
 		}
 		v.Players = append(v.Players, PlayerView{
-			Name: p.Name, Seat: p.Seat, Space: def.Board.Spaces[p.Space].ID, Start: def.Board.Spaces[p.Start].ID, State: p.State,
-			TurnsTaken: p.TurnsTaken, Stats: stats, Effects: append([]ActiveEffect{}, p.Effects...),
+			Name: p.Name, Seat: p.Seat, Space: def.Board.Spaces[p.Space].ID, SpaceName: spaceTitle(&def.Board.Spaces[p.Space]),
+			Start: def.Board.Spaces[p.Start].ID, State: p.State, StateText: stateText(p.State),
+			TurnsTaken: p.TurnsTaken, Stats: stats, StatList: list, Effects: append([]ActiveEffect{}, p.Effects...), EffectTexts: effects,
 			Reversed: p.Reversed, Prompts: p.Prompts,
 		})
 	}
 	if pr := s.Prompt; pr != nil {
-		pv := &PromptView{Text: pr.Text, Segments: pr.Segments, To: pr.To, Everyone: pr.Everyone, Space: def.Board.Spaces[pr.Space].ID, Pending: []int{}}
+		pv := &PromptView{Text: pr.Text, Segments: pr.Segments, To: pr.To, Everyone: pr.Everyone, Space: def.Board.Spaces[pr.Space].ID,
+			SpaceName: spaceTitle(&def.Board.Spaces[pr.Space]), Pending: []int{}}
 		for _, w := range v.Waits {
 			if w.Kind == KindAck {
 				pv.Pending = append(pv.Pending, w.Player)
