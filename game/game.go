@@ -193,8 +193,11 @@ func InfoFor(d Definition, mode string) (Info, error) {
 // Info describes a game.
 type Info struct {
 	// Pack is the pack's name.
-	Pack        string `json:"game"`
-	Name        string `json:"name"`
+	Pack string `json:"game"`
+	Name string `json:"name"`
+	// Description says in a sentence or two what the game is, for players
+	// choosing one in the lobby. A designer's notes are not in it: they
+	// stay in the file.
 	Description string `json:"description"`
 	// MinPlayers and MaxPlayers bound the number of seats.
 	MinPlayers int `json:"minPlayers"`
@@ -207,6 +210,10 @@ type Info struct {
 	DefaultMaxRounds int `json:"defaultMaxRounds"`
 	// Size says how big the game is in its own unit ("24 spaces").
 	Size string `json:"size,omitempty"`
+	// HowToPlay tells players, briefly, how the game is played: the goal,
+	// a turn, what ends it. "" if the file says nothing: pages then show
+	// the description alone.
+	HowToPlay string `json:"howToPlay,omitempty"`
 }
 
 // CheckPlayers reports a number of players outside a game's limits.
@@ -277,7 +284,9 @@ type Match interface {
 	Legal(seat int) []Command
 	// View is what a seat, or a Spectator, sees now, ready for JSON:
 	// other seats' hidden information (hands, decks, sealed answers) is
-	// not in it.
+	// not in it. Its strings that players read are under keys WordKey
+	// accepts ("name", "text", "stateText"…), in the players' words; the
+	// rest (ids, kinds, states) are for pages to compute with.
 	View(seat int) any
 	// Log returns the readable log as a seat (or a Spectator) may see it,
 	// from log record from on. Records hidden from the viewer are left

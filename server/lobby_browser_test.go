@@ -42,9 +42,20 @@ func TestLobby(t *testing.T) {
 		t.Errorf("the games of pieces are headed %q", got)
 	}
 	def := b.eval(me, `document.querySelector('#games .game[data-id="default"]').innerText`)
-	for _, want := range []string{"Tabula Party", "2–8 players", "11 spaces", "The default board"} {
+	for _, want := range []string{"Tabula Party", "2–8 players", "11 spaces", "Eleven spaces of sips and dares", "How to play"} {
 		if !strings.Contains(def, want) {
 			t.Errorf("the default game's entry lacks %q:\n%s", want, def)
+		}
+	}
+	// Every bundled game says how to play it, and the lobby speaks to
+	// players, not to designers.
+	if got := b.eval(me, `[...document.querySelectorAll("#games .game")].filter(g => !g.querySelector("details.how-to-play")).map(g => g.dataset.id).join(" ")`); got != "" {
+		t.Errorf("bundled games without how to play: %s", got)
+	}
+	games := b.eval(me, `document.getElementById("games").textContent`)
+	for _, designer := range []string{"CODE conditions", "CEL", "StartTurnRule", "effects[]", "rules.squads", "trigger"} {
+		if strings.Contains(games, designer) {
+			t.Errorf("the lobby speaks to designers: %q", designer)
 		}
 	}
 	if got := b.eval(me, `document.querySelector('#games .game[data-id="duel"] .meta').textContent`); !strings.HasPrefix(got, "2 players · 2 combatants on a 8×4 map") {

@@ -54,14 +54,14 @@ func (srv *Server) logRequest(req *http.Request, rw *statusWriter, took time.Dur
 	// The path only: queries may carry secrets.
 	if srv.opts.AccessLog {
 		srv.log.Info("request", "method", req.Method, "path", req.URL.Path, "status", rw.status,
-			"ms", float64(took.Microseconds())/1000, "bytes", rw.bytes, "addr", clientAddr(req))
+			"ms", float64(took.Microseconds())/1000, "bytes", rw.bytes, "addr", srv.clientAddr(req))
 	}
 	switch {
 	case rw.status >= 500 && rw.status != http.StatusServiceUnavailable:
-		srv.log.Warn("request failed", "method", req.Method, "path", req.URL.Path, "status", rw.status, "addr", clientAddr(req))
+		srv.log.Warn("request failed", "method", req.Method, "path", req.URL.Path, "status", rw.status, "addr", srv.clientAddr(req))
 	case rw.status == http.StatusTooManyRequests:
-		srv.limitHit("limit-creates/limit-uploads", "path", req.URL.Path, "addr", clientAddr(req))
+		srv.limitHit("limit-creates/limit-uploads", "path", req.URL.Path, "addr", srv.clientAddr(req))
 	case rw.status == http.StatusRequestEntityTooLarge:
-		srv.limitHit("limit-body/limit-upload", "path", req.URL.Path, "addr", clientAddr(req))
+		srv.limitHit("limit-body/limit-upload", "path", req.URL.Path, "addr", srv.clientAddr(req))
 	}
 }

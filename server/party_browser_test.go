@@ -203,7 +203,7 @@ func TestTwoPeoplePlayAPartyBoard(t *testing.T) {
 	}
 	rhymes := false
 	for _, f := range forks {
-		rhymes = rhymes || strings.Contains(f, "Go to Rhyme Time (a1)|Go to Rhyme Time (b1)")
+		rhymes = rhymes || strings.Contains(f, "Go to Rhyme Time (way 1)|Go to Rhyme Time (way 2)")
 	}
 	if !rhymes {
 		t.Errorf("the fork's buttons do not tell the two Rhyme Times apart: %v", forks)

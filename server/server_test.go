@@ -2,7 +2,9 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +32,28 @@ func TestTwoPeoplePlayAMatch(t *testing.T) {
 	a.waitFor("the end", func(s stateIn) bool { return a.match.Status == "finished" })
 	if !strings.Contains(a.match.Result, "took the last counter") {
 		t.Errorf("result %q", a.match.Result)
+	}
+	// The end screen: the seats ranked, the winner first, sent once the
+	// match is over (and never before).
+	a.waitFor("the standings", func(s stateIn) bool { return s.Standings != nil })
+	st := a.last.Standings
+	if len(st.Seats) != 2 || st.Seats[0].Place != 1 || st.Seats[1].Place != 2 {
+		t.Errorf("standings %+v", st)
+	}
+	if w := st.Seats[0].Seat; !strings.HasPrefix(a.match.Result, []string{"Ann", "Bob"}[w]) {
+		t.Errorf("the first of the standings is seat %d; the result is %q", w, a.match.Result)
+	}
+	for _, raw := range a.raw[:len(a.raw)-1] {
+		if strings.Contains(raw, `"standings"`) && !strings.Contains(raw, `"over":true`) && !strings.Contains(raw, "finished") {
+			t.Errorf("standings before the end: %.300s", raw)
+		}
+	}
+	var rp Replay
+	ts.call("GET", "/api/matches/"+tb.ID+"/replay?"+q("token", tb.tokens[0]), nil, &rp)
+	var step ReplayStep
+	ts.call("GET", fmt.Sprintf("/api/matches/%s/replay/%d?%s", tb.ID, len(rp.Commands), q("token", tb.tokens[0])), nil, &step)
+	if rp.Standings == nil || step.Standings == nil || !reflect.DeepEqual(*rp.Standings, *st) || !reflect.DeepEqual(*step.Standings, *st) {
+		t.Errorf("the replay's standings %+v and its last step's %+v, want %+v", rp.Standings, step.Standings, st)
 	}
 	// Every entry arrived once, in order.
 	for i := 1; i < len(a.entries); i++ {

@@ -114,7 +114,7 @@ func TestSkirmishInTheBrowser(t *testing.T) {
 
 	// The fighter walks away with the keyboard: two squares west, Enter.
 	b.run(ann, chromedp.Focus(chromedp.CSS("svg.sk-grid")), chromedp.KeyEvent(kb.ArrowLeft+kb.ArrowLeft))
-	if got := b.eval(ann, `document.getElementById("sk-here").textContent`); !strings.Contains(got, "(0,2)") || !strings.Contains(got, "provoking an opportunity attack from the goblin") {
+	if got := b.eval(ann, `document.getElementById("sk-here").textContent`); !strings.Contains(got, "Move 10 ft west") || !strings.Contains(got, "provoking an opportunity attack from Goblin") || strings.Contains(got, "(0,2)") {
 		t.Errorf("what the cursor is on: %q", got)
 	}
 	b.screenshot(ann, "skirmish-desktop-turn.png")
@@ -122,13 +122,13 @@ func TestSkirmishInTheBrowser(t *testing.T) {
 
 	// The goblin's player is asked, with the time left; the others wait.
 	b.run(bob, chromedp.WaitVisible(chromedp.CSS("dialog.sk-reaction[open]")))
-	if got := b.eval(bob, `document.getElementById("prompt-text").textContent`); !strings.Contains(got, "The fighter leaves the reach of the goblin") {
+	if got := b.eval(bob, `document.getElementById("prompt-text").textContent`); !strings.Contains(got, "Fighter leaves the reach of Goblin") {
 		t.Errorf("the question: %q", got)
 	}
 	if got := b.eval(bob, `document.getElementById("sk-deadline").textContent`); !strings.Contains(got, "s left to answer") {
 		t.Errorf("the time left: %q", got)
 	}
-	if got := b.eval(bob, `[...document.querySelectorAll("dialog.sk-reaction button")].map(b => b.textContent).join(" | ")`); got != "Attack the fighter as it leaves (opportunity attack) | Let it go" {
+	if got := b.eval(bob, `[...document.querySelectorAll("dialog.sk-reaction button")].map(b => b.textContent).join(" | ")`); got != "Attack Fighter as it leaves (opportunity attack) | Let it go" {
 		t.Errorf("the answers: %q", got)
 	}
 	b.waitTrue(ann, "the fighter's player to wait for the goblin's", `document.getElementById("waiting")?.textContent.includes("opportunity attack")`)
@@ -143,7 +143,7 @@ func TestSkirmishInTheBrowser(t *testing.T) {
 	for name, p := range map[string]context.Context{"Ann": ann, "Bob": bob, "the spectator": spectator} {
 		b.waitTrue(p, name+" to see the opportunity attack", `!!document.querySelector('#sk-rolls .sk-roll[data-kind="attack"]')`)
 		card := b.eval(p, `document.querySelector('#sk-rolls .sk-roll[data-kind="attack"]').textContent`)
-		for _, want := range []string{"goblin → fighter", "opportunity attack", "with the scimitar", "+2 dex", "+2 proficiency", "against AC 16"} {
+		for _, want := range []string{"Goblin → Fighter", "opportunity attack", "with the scimitar", "+2 dex", "+2 proficiency", "against AC 16"} {
 			if !strings.Contains(card, want) {
 				t.Errorf("%s's roll lacks %q: %q", name, want, card)
 			}

@@ -2,21 +2,24 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/tabulagames/tabula/game"
+	"github.com/tabulagames/tabula/store"
 )
 
 // What a connection is sent after every change (docs/server.md tells the
 // protocol). A page holds a document of its match: the summary ("match"),
 // its seat ("you"), what the seat sees ("view"), the commands it may play
 // ("legal"), how many log records it has seen ("log"), the state hash
-// ("hash"), when its time to decide runs out ("deadline") and who may
-// take back a move ("undoBy", "canUndo", "undone": undo.go), besides the
-// log entries it has shown. A connection's first message is a whole
+// ("hash"), when its time to decide runs out ("deadline"), the ranking
+// once the match is over ("standings") and who may take back a move
+// ("undoBy", "canUndo", "undone": undo.go), besides the log entries it
+// has shown. A connection's first message is a whole
 // state; after it, each change sends a delta: the new log entries, and a
 // patch of what changed in the document (patch.go). Messages are numbered
 // (n); a page that sees a gap asks for a whole state again ({"type":
@@ -42,6 +45,9 @@ type parts struct {
 	// was just taken back (-1: none, for both).
 	undoBy, undone int
 	canUndo        bool
+	// standings rank the seats once the match is over (nil before): the
+	// end screen.
+	standings []byte
 	// mver and sumVer are the versions of the match and the summary the
 	// view and the legal commands were made from.
 	mver, sumVer int
@@ -94,11 +100,26 @@ func (r *room) partsFor(seat int, c *broadcastCache) *parts {
 		}
 	}
 	p.match = r.summaryJSON()
+	p.standings = r.standingsJSON()
 	if r.seen == nil {
 		r.seen = map[int]*parts{}
 	}
 	r.seen[seat] = p
 	return p
+}
+
+// standingsJSON is the JSON of the seats' standings once the match is
+// finished (nil before, or if ranking them fails): the same for every
+// seat, made once after each change of the match.
+func (r *room) standingsJSON() []byte {
+	if r.m == nil || r.rec.Status != store.Finished {
+		return nil
+	}
+	if st := &r.standings; st.json == nil || st.mver != r.mver {
+		st.mver, st.json = r.mver, nil
+		r.protect(func() { st.json, _ = json.Marshal(game.StandingsOf(r.m, len(r.names()))) })
+	}
+	return r.standings.json
 }
 
 // legalParts makes the seat's legal commands and deadline.
@@ -413,6 +434,10 @@ func (r *room) message(old, cur *parts, from int, c *broadcastCache) []byte {
 			m = append(m, `,"deadline":`...)
 			m = strconv.AppendInt(m, cur.deadline, 10)
 		}
+		if cur.standings != nil {
+			m = append(m, `,"standings":`...)
+			m = append(m, cur.standings...)
+		}
 		if cur.undoBy >= 0 {
 			m = append(m, `,"undoBy":`...)
 			m = strconv.AppendInt(m, int64(cur.undoBy), 10)
@@ -492,6 +517,9 @@ func appendPatch(ops []byte, old, cur *parts, c *broadcastCache) []byte {
 			v = d.scratch
 		}
 		ops = d.diff(ops, "/deadline", zero, v)
+	}
+	if !bytes.Equal(old.standings, cur.standings) {
+		ops = d.diff(ops, "/standings", old.standings, cur.standings)
 	}
 	ops = patchSeat(ops, d, "/undoBy", old.undoBy, cur.undoBy)
 	switch {

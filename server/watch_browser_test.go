@@ -51,6 +51,27 @@ func TestSpectatorOfAllBotMatchAndReplay(t *testing.T) {
 	}
 	final := app(b, watcher, "hash")
 
+	// The end screen ranks the players with what the board counts, the
+	// winner first, beside the replay (a spectator is not offered to play
+	// again).
+	rows := b.eval(watcher, `[...document.querySelectorAll("#standings tbody tr")].map(r => r.dataset.place + ":" + r.querySelector(".player").textContent.trim()).join(",")`)
+	if n := strings.Count(rows, ":"); n != 3 || !strings.HasPrefix(rows, "1:") || !strings.Contains(result, strings.TrimLeft(strings.SplitN(rows, ",", 2)[0][2:], "0123456789 ")) {
+		t.Errorf("the standings' rows %q for the result %q", rows, result)
+	}
+	if head := b.eval(watcher, `[...document.querySelectorAll("#standings thead th")].map(t => t.textContent).join("|")`); head != "Place|Player|on|drinks" && head != "Place|Player|on|drinks|" {
+		t.Errorf("the standings' columns: %q", head)
+	}
+	if got := b.eval(watcher, `String(!!document.querySelector("#end #replay-link") && !document.getElementById("rematch"))`); got != "true" {
+		t.Error("the end screen lacks the replay, or offers a spectator to play again")
+	}
+	// How to play, on demand, in the board's own words.
+	b.run(watcher, chromedp.Click(chromedp.ID("how-button")), chromedp.WaitVisible(chromedp.ID("how-to-play")))
+	if got := b.eval(watcher, `document.getElementById("how-to-play").textContent`); !strings.Contains(got, "Roll the die and walk") || !strings.Contains(got, "For 2 to 8 players") {
+		t.Errorf("how to play: %q", got)
+	}
+	b.screenshot(watcher, "party-how-to-play.png")
+	b.run(watcher, chromedp.Click(chromedp.ID("how-close")))
+
 	// The engine's details are for game designers: shown only when asked.
 	details := `String([...document.querySelectorAll("#log .detail, #log .detail-only")].filter(e => e.offsetParent !== null).length)`
 	if n := b.eval(watcher, details); n != "0" {
@@ -118,6 +139,9 @@ func TestSpectatorOfAllBotMatchAndReplay(t *testing.T) {
 	}
 	if got := b.eval(watcher, `document.getElementById("replay-label").textContent`); got != "after move "+strconv.Itoa(total)+" of "+strconv.Itoa(total) {
 		t.Errorf("the replay's label: %q", got)
+	}
+	if got := b.eval(watcher, `String(document.querySelectorAll("#replay-standings tbody tr").length)`); got != "3" {
+		t.Errorf("the replay's end shows %s rows of standings", got)
 	}
 	accessible(b, watcher, "the replay viewer")
 	b.screenshot(watcher, "party-replay.png")

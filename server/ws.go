@@ -29,17 +29,35 @@ type peer interface {
 	closeNow()
 }
 
-// wsPeer is a client's WebSocket.
-type wsPeer struct{ ws *websocket.Conn }
+// wsPeer is a client's WebSocket; a write it does not take within
+// timeout closes it (clock).
+type wsPeer struct {
+	ws      *websocket.Conn
+	timeout time.Duration
+	clock   *stepClock
+}
 
-func (p wsPeer) write(frame []byte) error {
-	return p.ws.Write(context.Background(), websocket.MessageText, frame)
+func newWSPeer(ws *websocket.Conn, timeout time.Duration) *wsPeer {
+	return &wsPeer{ws: ws, timeout: timeout, clock: newStepClock(func() { ws.CloseNow() })}
 }
-func (p wsPeer) ping(ctx context.Context) error { return p.ws.Ping(ctx) }
-func (p wsPeer) close(code websocket.StatusCode, reason string) {
+
+func (p *wsPeer) write(frame []byte) error {
+	p.clock.start(p.timeout)
+	err := p.ws.Write(context.Background(), websocket.MessageText, frame)
+	if p.clock.stop() {
+		return errSlowWrite
+	}
+	return err
+}
+func (p *wsPeer) ping(ctx context.Context) error { return p.ws.Ping(ctx) }
+func (p *wsPeer) close(code websocket.StatusCode, reason string) {
 	p.ws.Close(code, reason)
+	p.clock.release()
 }
-func (p wsPeer) closeNow() { p.ws.CloseNow() }
+func (p *wsPeer) closeNow() {
+	p.ws.CloseNow()
+	p.clock.release()
+}
 
 // session is one client watching a room: a seat's player or a spectator
 // (seat -1).
@@ -433,6 +451,19 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		wq.Seat = &v
 	}
 	id := req.PathValue("id")
+	// The client's sockets are counted before anything else is done for
+	// it (loading the match).
+	release, err := srv.holdSocket(req)
+	if err != nil {
+		writeRefusal(w, err)
+		return
+	}
+	held := false // the connection releases it once it ends
+	defer func() {
+		if !held {
+			release()
+		}
+	}()
 	// Rights are checked before the socket is accepted, so that a refusal
 	// is an HTTP answer with a reason.
 	if err := srv.mayConnect(req.Context(), id, wq); err != nil {
@@ -444,6 +475,8 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
+	// (Accepting it lifts the deadlines of the request: net/http clears
+	// them when a handler takes its connection over.)
 	// Accept checks that the page asking is the server's own (Origin).
 	ws, err := websocket.Accept(smallBuffers{w}, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})
 	if err != nil {
@@ -453,18 +486,27 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	// The connection is read on a goroutine of its own, and the request
 	// returns: what the server kept of it (its headers, its buffers) is
 	// not kept as long as the connection lasts.
-	go srv.connection(ws, id, wq, clientAddr(req))
+	held = true
+	go srv.connection(ws, id, wq, srv.clientAddr(req), release)
 }
 
 // connection serves a client's WebSocket: it puts it in its match, and
-// reads its messages until it closes.
-func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery, addr string) {
+// reads its messages until it closes; then it lets go of the client's
+// place among its address's sockets (release).
+func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery, addr string, release func()) {
+	defer release()
 	srv.metrics.connections.Inc()
 	defer srv.metrics.connections.Dec()
 	ctx, cancel := context.WithCancel(srv.ctx)
 	defer cancel()
-	s := newSession(wsPeer{ws}, -1)
-	s.onClose = cancel
+	s := newSession(newWSPeer(ws, srv.limits.PingTimeout), -1)
+	// The client's place among its address's sockets is let go as soon
+	// as the session ends, as the socket's closing handshake may take a
+	// while (reads, which have no context, end only then).
+	s.onClose = func() {
+		cancel()
+		release()
+	}
 	go s.writer(ctx, srv.limits)
 	defer s.closeWith("")
 	l, err := srv.attach(ctx, id, wq, s)
@@ -477,10 +519,12 @@ func (srv *Server) connection(ws *websocket.Conn, id string, wq wsQuery, addr st
 	rate := newBucket(srv.limits.Rate, srv.limits.Burst)
 	chat := newChatGate(srv, addr)
 	var buf bytes.Buffer
+	clock := newStepClock(func() { ws.CloseNow() })
+	defer clock.release()
 	for {
 		// Reads need no context: closing the connection (the writer does,
 		// when the session or the server ends) ends them.
-		data, err := readMessage(ws, &buf)
+		data, err := readMessage(ws, &buf, clock, srv.limits.MessageTime)
 		if err != nil {
 			reason := ""
 			select {
@@ -622,14 +666,21 @@ func quickCommand(data []byte) (clientMsg, bool) {
 }
 
 // readMessage reads the next message into buf (reused from message to
-// message) and returns its bytes, valid until the next call.
-func readMessage(ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
+// message) and returns its bytes, valid until the next call. The message
+// may be long in coming, but once begun it must arrive within limit, or
+// the connection is closed (clock).
+func readMessage(ws *websocket.Conn, buf *bytes.Buffer, clock *stepClock, limit time.Duration) ([]byte, error) {
 	_, rd, err := ws.Reader(context.Background())
 	if err != nil {
 		return nil, err
 	}
+	clock.start(limit)
 	buf.Reset()
-	if _, err := buf.ReadFrom(rd); err != nil {
+	_, err = buf.ReadFrom(rd)
+	if late := clock.stop(); err != nil {
+		if late {
+			err = errSlowMessage
+		}
 		return nil, err
 	}
 	if buf.Cap() > 1<<20 {
@@ -784,8 +835,14 @@ var plays = sync.Pool{New: func() any {
 	return p
 }}
 
+// errMatchFailed refuses a command that made its match fail (a panic,
+// which breaks it): it is not acknowledged.
+var errMatchFailed = errors.New("the match failed")
+
 // run plays the command, on the room's goroutine.
 func (p *play) run() {
+	defer func() { p.done <- struct{}{} }() // even if the match fails
+	p.err, p.acked = errMatchFailed, false
 	r, s := p.link.r, p.link.s
 	// The acknowledgement goes out with the state the command caused, in
 	// one frame.
@@ -797,7 +854,6 @@ func (p *play) run() {
 	}
 	p.acked = r.ackTo == nil
 	r.ackTo = nil
-	p.done <- struct{}{}
 }
 
 func (l *localLink) sync(ctx context.Context, log int) error {

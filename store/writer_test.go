@@ -91,10 +91,3 @@ func TestSQLiteWALStaysBounded(t *testing.T) {
 		}
 	}
 }
-
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}

@@ -131,7 +131,7 @@ func TestFixtureSweep(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "\nResult: ") {
 				t.Fatalf("play: exit %d\n%s", code, errOut)
 			}
-			capped := strings.Contains(out, "Result: stopped at the round cap")
+			capped := strings.Contains(out, "Result: the round limit of 200 was reached")
 			if capped != w.endless {
 				result := out[strings.LastIndex(out, "\nResult: ")+1:]
 				t.Errorf("play: %s(endless: %v)", result, w.endless)

@@ -17,7 +17,7 @@ var bundled = []struct {
 	{"party", "examples/party/default.json", "Ann,Bob", "Ann rolls", "roll"},
 	{"rulebook", "examples/rulebook/chutes-and-ladders.json", "Ann,Bob", "Ann rolls", "1"},
 	{"lanes", "examples/lanes/drone-lanes.json", "Ann,Bob", "deploys", "pass"},
-	{"skirmish", "examples/skirmish/duel.encounter.json", "Ann,Bob", "the goblin", "end"},
+	{"skirmish", "examples/skirmish/duel.encounter.json", "Ann,Bob", "Goblin hits Fighter", "end"},
 }
 
 func TestEveryPackThroughTheSameCommands(t *testing.T) {

@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/tabulagames/tabula/bot"
+	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
@@ -36,6 +38,28 @@ type playOptions struct {
 func (o playOptions) isBot(name string) bool {
 	_, ok := o.botLevel(name)
 	return ok
+}
+
+// checkBots refuses a --bots that names nobody at the table, or a level
+// of bot there is not, saying whom (or which levels) it could mean.
+func (o playOptions) checkBots(players []string) error {
+	for _, b := range strings.Split(o.Bots, ",") {
+		who, level, hasLevel := strings.Cut(strings.TrimSpace(b), "=")
+		who = strings.TrimSpace(who)
+		if who == "" && !hasLevel {
+			continue
+		}
+		if who != "all" && !slices.Contains(players, who) {
+			return fmt.Errorf("--bots: nobody at the table is called %q%s; the players are %s (or say all)",
+				who, diag.DidYouMean(who, append(slices.Clone(players), "all")), strings.Join(players, ", "))
+		}
+		if hasLevel {
+			if _, err := bot.New(strings.TrimSpace(level), bot.Options{}); err != nil {
+				return fmt.Errorf("--bots: %v", err)
+			}
+		}
+	}
+	return nil
 }
 
 // botLevel returns the level of the named player's bot ("" for the
@@ -155,6 +179,9 @@ func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error
 	if err := info.CheckPlayers(len(players)); err != nil {
 		return usageError("play: %v: change --players", err)
 	}
+	if err := o.checkBots(players); err != nil {
+		return usageError("play: %v", err)
+	}
 	setup := game.Setup{Players: players, Seed: o.Seed, MaxRounds: o.MaxRounds, Dice: o.Rolls, Compat: o.Compat}
 	m, err := def.Start(setup)
 	if err != nil {
@@ -181,13 +208,6 @@ func play(def game.Definition, o playOptions, in io.Reader, out io.Writer) error
 	for _, l := range bot.Levels {
 		if levels[l], err = bot.New(l, bot.Options{}); err != nil {
 			return err
-		}
-	}
-	for _, b := range strings.Split(o.Bots, ",") {
-		if _, level, ok := strings.Cut(b, "="); ok {
-			if _, err := bot.New(strings.TrimSpace(level), bot.Options{}); err != nil {
-				return usageError("play: --bots: %v", err)
-			}
 		}
 	}
 	t := &terminal{m: m, out: out, lines: bufio.NewScanner(in), bots: rng.New(o.Seed).Stream("bots"), viewer: viewer, players: players,
@@ -418,10 +438,49 @@ func printOutcome(out io.Writer, m game.Match, players []string, commands int) {
 		reason = "the game is over"
 	}
 	fmt.Fprintf(out, "Result: %s.", strings.TrimSuffix(reason, "."))
-	if len(names) == 0 {
+	switch {
+	case len(names) == 0:
 		fmt.Fprintln(out, " No winner.")
-	} else {
+	case len(names) == 1 && strings.Contains(reason, names[0]):
+		fmt.Fprintln(out) // the reason names the winner
+	default:
 		fmt.Fprintf(out, " Winner: %s.\n", strings.Join(names, ", "))
 	}
+	printStandings(out, game.StandingsOf(m, len(players)), players)
 	fmt.Fprintf(out, "Rounds: %d, commands: %d, state hash: %s\n", o.Rounds, commands, m.Hash())
+}
+
+// printStandings prints the ranking of the seats with the figures the game
+// counts, in columns, as the page's end screen shows it.
+func printStandings(out io.Writer, st game.Standings, players []string) {
+	name := func(seat int) string {
+		if seat >= 0 && seat < len(players) {
+			return players[seat]
+		}
+		return fmt.Sprintf("seat %d", seat+1)
+	}
+	// A note that only repeats the player's name (a skirmish's side,
+	// played under its own name) says nothing.
+	notes := slices.ContainsFunc(st.Seats, func(s game.Standing) bool { return s.Note != "" && s.Note != name(s.Seat) })
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "  \tplayer")
+	for _, f := range st.Figures {
+		fmt.Fprintf(tw, "\t%s", f)
+	}
+	fmt.Fprintln(tw)
+	for _, s := range st.Seats {
+		fmt.Fprintf(tw, "  %s\t%s", game.Ordinal(s.Place), name(s.Seat))
+		for _, v := range s.Values {
+			fmt.Fprintf(tw, "\t%s", v)
+		}
+		if notes && s.Note != name(s.Seat) {
+			fmt.Fprintf(tw, "\t%s", s.Note)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		io.WriteString(out, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n")))
+	}
 }

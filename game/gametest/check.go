@@ -77,13 +77,7 @@ func Check(t *testing.T, def game.Definition, o Options) {
 			t.Errorf("%s started with %d players; it is for %d to %d", info.Name, n, info.MinPlayers, info.MaxPlayers)
 		}
 	}
-	counts := o.Players
-	if counts == nil {
-		counts = []int{info.MinPlayers}
-		if top := min(info.MaxPlayers, 6); top != info.MinPlayers {
-			counts = append(counts, top)
-		}
-	}
+	counts := o.counts(info, 6)
 	games := max(o.Games, 1)
 	if o.Games == 0 {
 		games = 2
@@ -100,6 +94,19 @@ func Check(t *testing.T, def game.Definition, o Options) {
 			})
 		}
 	}
+}
+
+// counts are the player counts the options play: Players, or the game's
+// minimum and maximum, the maximum capped at most.
+func (o Options) counts(info game.Info, most int) []int {
+	if o.Players != nil {
+		return o.Players
+	}
+	counts := []int{info.MinPlayers}
+	if top := min(info.MaxPlayers, most); top != info.MinPlayers {
+		counts = append(counts, top)
+	}
+	return counts
 }
 
 func names(n int) []string {
@@ -180,6 +187,7 @@ func playChecked(t *testing.T, def game.Definition, setup game.Setup, limit int,
 		}
 	}
 	checkViews(t, m, n, 0)
+	CheckStandings(t, m, n)
 	// The same setup and commands give the same match.
 	again, err := def.Start(setup)
 	if err != nil {
@@ -270,5 +278,41 @@ func checkRejections(t *testing.T, m game.Match, seat int, good json.RawMessage,
 	}
 	if m.Hash() != h {
 		t.Fatal("rejected commands changed the state hash")
+	}
+}
+
+// CheckStandings checks the ranking of a match that is over: every seat
+// once, places from 1 that never go down and that count the seats before
+// (1, 1, 3), the winners first, and a value for every figure.
+func CheckStandings(t testing.TB, m game.Match, seats int) {
+	t.Helper()
+	st := game.StandingsOf(m, seats)
+	if len(st.Seats) != seats {
+		t.Fatalf("standings of %d seats for %d: %+v", len(st.Seats), seats, st)
+	}
+	seen := make([]bool, seats)
+	for i, s := range st.Seats {
+		if s.Seat < 0 || s.Seat >= seats || seen[s.Seat] {
+			t.Fatalf("standings name seat %d twice or out of range: %+v", s.Seat, st)
+		}
+		seen[s.Seat] = true
+		switch {
+		case i == 0 && s.Place != 1:
+			t.Errorf("the first of the standings is in place %d", s.Place)
+		case i > 0 && s.Place != st.Seats[i-1].Place && s.Place != i+1:
+			t.Errorf("place %d after %d seats: %+v", s.Place, i, st)
+		case i > 0 && s.Place < st.Seats[i-1].Place:
+			t.Errorf("places go down: %+v", st)
+		}
+		if len(s.Values) != len(st.Figures) {
+			t.Errorf("seat %d has %d values for %d figures (%q)", s.Seat, len(s.Values), len(st.Figures), st.Figures)
+		}
+	}
+	for _, w := range m.Outcome().Winners {
+		for _, s := range st.Seats {
+			if s.Seat == w && s.Place != 1 {
+				t.Errorf("winner %d is in place %d: %+v", w, s.Place, st)
+			}
+		}
 	}
 }

@@ -2,7 +2,9 @@ package lanes
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
@@ -248,4 +250,34 @@ func (m *Match) Outcome() game.Outcome {
 		o.Reason = "round limit: both ships are as damaged"
 	}
 	return o
+}
+
+// Standings rank the two players (game.Ranker): the winner first, else the
+// less damaged ship; with each ship's damage against what wrecks it, its
+// sections still healthy, and the drones on the board.
+func (m *Match) Standings() game.Standings {
+	s := m.s
+	lose := s.damageToLose()
+	st := game.Rank(len(s.Players), func(a, b int) int {
+		if s.Phase == PhaseOver && s.Winner != engine.NoPlayer {
+			switch engine.PlayerID(a) {
+			case s.Winner:
+				return -1
+			case 1 - s.Winner:
+				return 1
+			}
+		}
+		return s.ShipDamage(engine.PlayerID(a)) - s.ShipDamage(engine.PlayerID(b))
+	}, func(seat int) []string {
+		p := engine.PlayerID(seat)
+		intact := 0
+		for i := range s.Players[p].Sections {
+			if s.Players[p].Sections[i].status() == 0 {
+				intact++
+			}
+		}
+		return []string{fmt.Sprintf("%d of %d", s.ShipDamage(p), lose), strconv.Itoa(intact), strconv.Itoa(s.onBoard(p))}
+	}, nil)
+	st.Figures = []string{"ship damage", "healthy sections", "drones on the board"}
+	return st
 }

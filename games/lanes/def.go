@@ -15,7 +15,9 @@ type Definition struct {
 	File        string
 	Name        string
 	Description string
-	Rules       Rules
+	// HowToPlay tells players how the game is played, if the file says.
+	HowToPlay string
+	Rules     Rules
 	// TriggerTypes are the trigger types the file adds to the built-in ones.
 	TriggerTypes []*TriggerType
 	Drones       []*DroneDef
@@ -239,6 +241,8 @@ type fileData struct {
 	Version      int            `json:"version"`
 	Name         string         `json:"name"`
 	Description  string         `json:"description"`
+	HowToPlay    string         `json:"howToPlay"`
+	Notes        string         `json:"notes"`
 	Rules        Rules          `json:"rules"`
 	TriggerTypes []*TriggerType `json:"triggerTypes"`
 	Drones       []*DroneDef    `json:"drones"`

@@ -47,7 +47,7 @@ const (
 
 // stringLimits bound every string of a game file, as the schema does too.
 var stringLimits = diag.StringLimits{Key: maxName, Default: maxName, Members: map[string]int{
-	"description": maxText, "$schema": maxText,
+	"description": maxText, "howToPlay": maxText, "notes": maxText, "$schema": maxText,
 }}
 
 // The most trigger types, drones, cards, abilities and effects a game
@@ -274,7 +274,7 @@ func (b *builder) stopped() bool {
 // build checks everything the schema cannot and compiles the abilities
 // into triggers. It returns nil if it found errors.
 func (p *Pack) build(f *fileData, file string, r reporter) *Definition {
-	def := &Definition{File: file, Name: f.Name, Description: f.Description, Rules: f.Rules,
+	def := &Definition{File: file, Name: f.Name, Description: f.Description, HowToPlay: f.HowToPlay, Rules: f.Rules,
 		TriggerTypes: f.TriggerTypes, Drones: f.Drones, Cards: f.Cards, pack: p}
 	b := &builder{def: def, fx: p.fx, r: r, extras: map[string]*TriggerType{}}
 	b.triggerTypes()

@@ -111,7 +111,7 @@ func (p *Pack) loadBundled(name string) (*Definition, error) {
 
 // Info describes the game: two players, its round limit and its size.
 func (d *Definition) Info() game.Info {
-	return game.Info{Pack: "lanes", Name: d.Name, Description: d.Description, MinPlayers: 2, MaxPlayers: 2,
+	return game.Info{Pack: "lanes", Name: d.Name, Description: d.Description, HowToPlay: d.HowToPlay, MinPlayers: 2, MaxPlayers: 2,
 		DefaultMaxRounds: d.Rules.MaxRounds, Size: fmt.Sprintf("%d drones, %d cards", len(d.Drones), len(d.Cards))}
 }
 

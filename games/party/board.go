@@ -24,9 +24,14 @@ type Board struct {
 	// to: File, or the topology file of a bundle.
 	SpacesFile string
 
-	Name        string
-	Author      string
+	Name   string
+	Author string
+	// Description says what the board is, for players; HowToPlay how it
+	// is played (the goal, a turn, what ends it); Notes are the
+	// designer's, never shown to players.
 	Description string
+	HowToPlay   string
+	Notes       string
 	Version     string
 	Tags        []string
 

@@ -58,6 +58,8 @@ type v3Metadata struct {
 	Name        string   `json:"name,omitempty"`
 	Author      string   `json:"author,omitempty"`
 	Description string   `json:"description,omitempty"`
+	HowToPlay   string   `json:"howToPlay,omitempty"`
+	Notes       string   `json:"notes,omitempty"`
 	Version     string   `json:"version,omitempty"`
 	Tags        []string `json:"tags,omitempty"`
 }
@@ -147,10 +149,11 @@ type v3Action struct {
 // writeV3 is the v3 game of a board.
 func writeV3(b *Board) *v3Game {
 	g := &v3Game{
-		Version:  "3.0.0",
-		Type:     "game",
-		Metadata: v3Metadata{Name: b.Name, Author: b.Author, Description: b.Description, Version: b.Version, Tags: b.Tags},
-		Engine:   v3Engine{Type: "turn-based", Config: engineConfig(b)},
+		Version: "3.0.0",
+		Type:    "game",
+		Metadata: v3Metadata{Name: b.Name, Author: b.Author, Description: b.Description, HowToPlay: b.HowToPlay, Notes: b.Notes,
+			Version: b.Version, Tags: b.Tags},
+		Engine: v3Engine{Type: "turn-based", Config: engineConfig(b)},
 	}
 	if b.Render != nil {
 		g.Board.Rendering = b.Render

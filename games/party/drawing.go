@@ -7,7 +7,8 @@ type BoardDrawing struct {
 	Render map[string]any `json:"render"`
 }
 
-// SpaceDrawing is a space as the page draws it.
+// SpaceDrawing is a space as the page draws it: ID is the file's, Name
+// what players call it (a name made from the id if the file gives none).
 type SpaceDrawing struct {
 	ID          string           `json:"id"`
 	Name        string           `json:"name"`
@@ -39,7 +40,7 @@ func (d *Definition) Drawing() any {
 		out.Render = map[string]any{}
 	}
 	for _, sp := range b.Spaces {
-		sd := SpaceDrawing{ID: sp.ID, Name: sp.Name, Type: sp.Type, Visual: sp.Visual, Connections: []ConnectionDraw{}, Events: []EventText{}}
+		sd := SpaceDrawing{ID: sp.ID, Name: spaceTitle(&sp), Type: sp.Type, Visual: sp.Visual, Connections: []ConnectionDraw{}, Events: []EventText{}}
 		for _, c := range sp.Connections {
 			sd.Connections = append(sd.Connections, ConnectionDraw{Target: c.Target, Draw: c.Draw})
 		}

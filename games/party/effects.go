@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 )
 
 // playerEvent returns an event about the current player at their space.
@@ -359,13 +360,38 @@ func spaceLabel(sp *Space) string {
 	return sp.ID
 }
 
-// spaceTitle names a space as players call it: its name, or its id when it
-// has none.
+// spaceTitle names a space as players call it: its name, or a name made
+// from its id when it has none ("Space 12", "Bonus round").
 func spaceTitle(sp *Space) string {
 	if sp.Name != "" {
 		return sp.Name
 	}
-	return sp.ID
+	if _, err := strconv.Atoi(sp.ID); err == nil {
+		return "Space " + sp.ID
+	}
+	return game.Readable(sp.ID)
+}
+
+// wayTitles names the spaces a fork leads to for players: their titles,
+// numbered where two are alike ("Crossroads (way 2)").
+func wayTitles(spaces []Space, ways []int) []string {
+	names := make([]string, len(ways))
+	for i, to := range ways {
+		names[i] = spaceTitle(&spaces[to])
+	}
+	out := slices.Clone(names)
+	for i := range names {
+		same := 0
+		for _, n := range names {
+			if n == names[i] {
+				same++
+			}
+		}
+		if same > 1 {
+			out[i] += fmt.Sprintf(" (way %d)", i+1)
+		}
+	}
+	return out
 }
 
 // movePlayer moves a player to a space as a move of their walk: it costs a

@@ -23,10 +23,12 @@ func (p *parser) v1(pt *part, obj map[string]any) *Board {
 	meta, _ := pt.obj(obj, "", "metadata")
 	var engineConfig map[string]any
 	if meta != nil {
-		pt.checkKeys(meta, "/metadata", "metadata", []string{"name", "author", "description", "createdDate", "version", "tags", "gameEngine", "renderConfig", "gameRules"})
+		pt.checkKeys(meta, "/metadata", "metadata", []string{"name", "author", "description", "howToPlay", "notes", "createdDate", "version", "tags", "gameEngine", "renderConfig", "gameRules"})
 		b.Name, _ = pt.str(meta, "/metadata", "name")
 		b.Author, _ = pt.str(meta, "/metadata", "author")
 		b.Description, _ = pt.str(meta, "/metadata", "description")
+		b.HowToPlay, _ = pt.str(meta, "/metadata", "howToPlay")
+		b.Notes, _ = pt.str(meta, "/metadata", "notes")
 		b.Version, _ = pt.str(meta, "/metadata", "version")
 		b.Tags = readTags(pt, meta, "/metadata")
 		if ge, ok := pt.obj(meta, "/metadata", "gameEngine"); ok {

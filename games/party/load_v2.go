@@ -6,7 +6,7 @@ import (
 
 // v2Keys are the top-level members of a v2 board: the metadata of v1,
 // moved to the top, beside gameRules and the spaces.
-var v2Keys = []string{"$schema", "version", "name", "author", "description", "created", "modified", "tags",
+var v2Keys = []string{"$schema", "version", "name", "author", "description", "howToPlay", "notes", "created", "modified", "tags",
 	"gameEngine", "renderConfig", "requiredPlugins", "gameRules", "spaces"}
 
 // v2Shape is the space format of v2 boards: that of v3 spaces.
@@ -72,6 +72,8 @@ func (p *parser) v2(pt *part, obj map[string]any) *Board {
 	b.Name, _ = pt.str(obj, "", "name")
 	b.Author, _ = pt.str(obj, "", "author")
 	b.Description, _ = pt.str(obj, "", "description")
+	b.HowToPlay, _ = pt.str(obj, "", "howToPlay")
+	b.Notes, _ = pt.str(obj, "", "notes")
 	b.Version, _ = pt.str(obj, "", "version")
 	b.Tags = readTags(pt, obj, "")
 	if ge, ok := pt.obj(obj, "", "gameEngine"); ok && !p.engine(pt, ge, "/gameEngine", b) {

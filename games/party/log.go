@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/game"
@@ -41,7 +42,11 @@ func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
 		if r.Text == KindAck {
 			e.Detail = e.Subject + " acknowledges"
 		} else {
-			e.Text = e.Subject + " takes the way to " + m.wayTaken(seq, r.Choice)
+			title, label := m.wayTaken(seq, r.Choice)
+			e.Text = e.Subject + " takes the way to " + title
+			if label != title {
+				e.Detail = e.Subject + " takes the way to " + label
+			}
 		}
 	case engine.RecNote:
 		e.Text = r.Text
@@ -66,8 +71,37 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	}
 	loc := ""
 	if ev.Location != engine.NoLocation {
-		e.At, loc = m.def.Board.Spaces[ev.Location].ID, m.def.labels[ev.Location]
+		e.At, loc = m.def.Board.Spaces[ev.Location].ID, m.def.titles[ev.Location]
 	}
+	return m.eventText(e, ev, name, loc), ev.Type != evTurnEnd
+}
+
+// withID tells a walk's entry as board files and scenario files name
+// spaces, with their ids ("Bob enters Start (1)"), if it names one: the
+// line scenarios written so look for. ok is false for other entries.
+func (m *Match) withID(e *game.Entry) (string, bool) {
+	switch e.Type {
+	case eventNames[evExit], eventNames[evEnter], eventNames[evLand], eventNames[evBlocked], eventNames[evTeleported]:
+	default:
+		return "", false
+	}
+	i, ok := m.def.byID[e.At]
+	if !ok || e.Kind != engine.RecEvent.String() {
+		return "", false
+	}
+	sp := &m.def.Board.Spaces[i]
+	title, label := spaceTitle(sp), spaceLabel(sp)
+	at := strings.LastIndex(e.Text, title)
+	if title == label || at < 0 {
+		return "", false
+	}
+	return e.Text[:at] + label + e.Text[at+len(title):], true
+}
+
+// eventText fills in an event's text, naming its player and its space
+// (loc).
+func (m *Match) eventText(e game.Entry, ev *engine.Event, name, loc string) game.Entry {
+	s := m.s
 	switch ev.Type {
 	case evGameStart:
 		e.Text = fmt.Sprintf("The game starts with %d %s", ev.Amount, plural(ev.Amount, "player"))
@@ -98,7 +132,7 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 	case evBlocked:
 		e.Text = name + " cannot go further from " + loc
 	case evPrompted:
-		e.Text = spaceTitle(&m.def.Board.Spaces[ev.Location]) + ": " + dataText(ev.Data)
+		e.Text = m.def.titles[ev.Location] + ": " + dataText(ev.Data)
 	case evState:
 		st := dataText(ev.Data)
 		e.Text = name + " " + stateChange(st)
@@ -125,10 +159,12 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 		e.Text = name + " swaps places with " + e.Target
 	case evStat:
 		if ch, ok := ev.Data.(*StatChange); ok {
-			e.Text = fmt.Sprintf("%s's %s: %s", name, ch.Stat, formatNumber(ch.Display))
+			e.Text = fmt.Sprintf("%s's %s: %s", name, statLabel(ch.Stat), formatNumber(ch.Display))
+			if l := statLabel(ch.Stat); l != ch.Stat {
+				e.Detail = fmt.Sprintf("%s's %s: %s", name, ch.Stat, formatNumber(ch.Display))
+			}
 		}
 	case evTurnEnd:
-		return e, false
 	case evGameOver:
 		var names []string
 		for _, w := range s.Winners {
@@ -139,28 +175,32 @@ func (m *Match) eventEntry(e game.Entry, ev *engine.Event) (game.Entry, bool) {
 			e.Text = "Game over: " + strings.Join(names, " and ") + " won"
 			e.Detail = "Game over: " + reason + ". Winner: " + strings.Join(names, ", ")
 		} else {
-			e.Text = "Game over: " + reason + "; no winner"
+			e.Text = "Game over: " + m.reasonWords(reason) + "; no winner"
+			if e.Text != "Game over: "+reason+"; no winner" {
+				e.Detail = "Game over: " + reason + "; no winner"
+			}
 		}
 	default:
 		e.Detail = e.Type
 	}
-	return e, true
+	return e
 }
 
-// wayTaken names the space a choice of way at log record seq led to: the
-// space the player entered next. The choice's number stands in if there
-// is none.
-func (m *Match) wayTaken(seq, choice int) string {
+// wayTaken names the space a choice of way at log record seq led to, the
+// space the player entered next, as players call it and with its id. The
+// choice's number stands in if there is none.
+func (m *Match) wayTaken(seq, choice int) (title, label string) {
 	recs := m.e.Records()
 	for _, r := range recs[seq+1:] {
 		if r.Kind != engine.RecEvent {
 			continue
 		}
 		if ev := &m.e.Events[r.Event]; ev.Type == evEnter {
-			return m.def.labels[ev.Location]
+			return m.def.titles[ev.Location], m.def.labels[ev.Location]
 		}
 	}
-	return "number " + strconv.Itoa(choice+1)
+	n := "number " + strconv.Itoa(choice+1)
+	return n, n
 }
 
 // stateWords says a player state in the players' words.
@@ -202,7 +242,36 @@ func effectWords(kind string, turns int) string {
 	case ChangeDirection:
 		return "walks backwards " + during
 	}
-	return kind + " for " + next
+	return "is under " + strings.ToLower(game.Readable(kind)) + " for " + next
+}
+
+// statLabel names a stat for players: its name as the board writes it,
+// in words ("drinks", "drink count" for drinkCount).
+func statLabel(stat string) string {
+	if !strings.ContainsFunc(stat, func(r rune) bool { return !unicode.IsLower(r) && r != ' ' }) {
+		return stat // already words: drinks
+	}
+	words := strings.Fields(game.Readable(stat))
+	for i, w := range words {
+		if strings.ToUpper(w) != w || len(w) < 2 { // keep acronyms: HP
+			words[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// stateText says a player's state in the players' words, as a page shows
+// it beside their name.
+func stateText(st string) string {
+	switch st {
+	case Playing:
+		return "playing"
+	case CompletedGame:
+		return "finished"
+	case SkippingTurn:
+		return "skipping a turn"
+	}
+	return stateWords(st)
 }
 
 // plural returns word, with an s unless n is 1.

@@ -456,28 +456,14 @@ func (m *Match) ways() []int {
 	return m.def.next[p.Space]
 }
 
-// wayNames names the ways the current player may take, in order: each
-// space's name (its id when it has none), with the id added where two ways
-// have the same name.
+// wayNames names the ways the current player may take, in order, as
+// players call them (wayTitles).
 func (m *Match) wayNames() []string {
-	ways := m.ways()
-	titles := make([]string, len(ways))
-	for i, to := range ways {
-		titles[i] = spaceTitle(&m.def.Board.Spaces[to])
+	p := m.s.player()
+	if p.Reversed {
+		return m.def.prevLabels[p.Space]
 	}
-	names := slices.Clone(titles)
-	for i, to := range ways {
-		same := 0
-		for _, t := range titles {
-			if t == titles[i] {
-				same++
-			}
-		}
-		if same > 1 {
-			names[i] += " (" + m.def.Board.Spaces[to].ID + ")"
-		}
-	}
-	return names
+	return m.def.nextLabels[p.Space]
 }
 
 // Bot returns what a bot playing the seat does now, if the match waits
@@ -536,11 +522,35 @@ func (m *Match) LogLen() int { return len(m.e.Records()) }
 // ended, and the rounds played (the last perhaps in part).
 func (m *Match) Outcome() game.Outcome {
 	s := m.s
-	o := game.Outcome{Over: s.Over, Winners: append([]int{}, s.Winners...), Reason: s.EndReason, Rounds: s.LastRound}
+	o := game.Outcome{Over: s.Over, Winners: append([]int{}, s.Winners...), Reason: m.reasonWords(s.EndReason), Rounds: s.LastRound}
 	if s.Over && len(s.Winners) == 1 && strings.HasPrefix(s.EndReason, "reached ") {
-		o.Reason = s.Players[s.Winners[0]].Name + " " + s.EndReason
+		o.Reason = s.Players[s.Winners[0]].Name + " " + o.Reason
 	}
 	return o
+}
+
+// reasonWords says why a match ended in the players' words. The state
+// keeps the reason as matches have always written it, space ids included
+// ("reached Finish (11)"), since it is part of the state hash of stored
+// matches: this names the space as players call it ("reached Finish").
+func (m *Match) reasonWords(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(reason, "reached "); ok {
+		for i := range m.def.Board.Spaces {
+			if sp := &m.def.Board.Spaces[i]; rest == spaceLabel(sp) {
+				return "reached " + spaceTitle(sp)
+			}
+		}
+	}
+	if n, ok := strings.CutPrefix(reason, "stopped at the round cap ("); ok && strings.HasSuffix(n, ")") {
+		return "the round limit of " + strings.TrimSuffix(n, ")") + " was reached"
+	}
+	if n, ok := strings.CutPrefix(reason, "the turn limit ("); ok && strings.HasSuffix(n, ") was reached") {
+		return "the turn limit of " + strings.TrimSuffix(n, ") was reached") + " was reached"
+	}
+	return reason
 }
 
 // Compat returns the compatibility mode the match plays in (Setup.Compat):
@@ -609,4 +619,47 @@ func (m *Match) WriteLog(w io.Writer, from int) error {
 		return fmt.Appendf(b, `,"space":%q,"spaceName":%q,"spaceEvent":%d,"triggerType":%q,"action":%q,"player":%q`,
 			sp.ID, sp.Name, f.Event, f.Trigger, f.Action, m.s.Players[f.Player].Name)
 	})
+}
+
+// Standings rank the players (game.Ranker): the winners, then those who
+// finished in the order they did, then everybody else, level; with where
+// each stands and the board's stats (drinks…).
+func (m *Match) Standings() game.Standings {
+	s := m.s
+	rank := func(seat int) int {
+		if slices.Contains(s.Winners, seat) {
+			return 0
+		}
+		if i := slices.Index(s.Finished, seat); i >= 0 {
+			return 1 + i
+		}
+		return 1 + len(s.Players)
+	}
+	var stats []string
+	for i := range s.Players {
+		for k := range s.Players[i].Stats {
+			if !slices.Contains(stats, k) {
+				stats = append(stats, k)
+			}
+		}
+	}
+	slices.Sort(stats)
+	st := game.Rank(len(s.Players), func(a, b int) int { return rank(a) - rank(b) }, func(seat int) []string {
+		p := &s.Players[seat]
+		out := []string{spaceTitle(&m.def.Board.Spaces[p.Space])}
+		for _, k := range stats {
+			out = append(out, formatNumber(p.Stats[k].Display))
+		}
+		return out
+	}, func(seat int) string {
+		if i := slices.Index(s.Finished, seat); i >= 0 {
+			return "finished " + game.Ordinal(i+1)
+		}
+		return ""
+	})
+	st.Figures = []string{"on"}
+	for _, k := range stats {
+		st.Figures = append(st.Figures, statLabel(k))
+	}
+	return st
 }

@@ -264,6 +264,6 @@ func (d *Definition) info(q Quirks) game.Info {
 		hi = max(defaultMaxPlayers, lo)
 	}
 	lo, hi = min(lo, MaxSeats), min(hi, MaxSeats)
-	return game.Info{Pack: "party", Name: b.Name, Description: b.Description, MinPlayers: lo, MaxPlayers: hi,
+	return game.Info{Pack: "party", Name: b.Name, Description: b.Description, HowToPlay: b.HowToPlay, MinPlayers: lo, MaxPlayers: hi,
 		DefaultMaxRounds: DefaultMaxRounds, Size: fmt.Sprintf("%d %s", len(b.Spaces), plural(len(b.Spaces), "space"))}
 }

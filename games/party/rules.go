@@ -17,16 +17,17 @@ type Definition struct {
 	// next and prev are each space's successors (in listed order, without
 	// duplicates) and predecessors (in board order).
 	next, prev [][]int
-	// nextLabels and prevLabels are the labels of those spaces, the
+	// nextLabels and prevLabels are the names of those spaces (wayTitles), the
 	// options of a choice at a fork; they are shared, never changed.
 	nextLabels, prevLabels [][]string
 	byID                   map[string]int
 	triggers               []placed
-	// labels are the spaces' labels (spaceLabel), and fired the details of
-	// their events' firings in the log: made once, as the log tells them
-	// after every command.
-	labels []string
-	fired  [][]string
+	// labels and titles are the spaces' labels (spaceLabel) and names for
+	// players (spaceTitle), and fired the details of their events' firings
+	// in the log: made once, as the log and the view tell them after every
+	// command.
+	labels, titles []string
+	fired          [][]string
 	// win is the set of spaces that win the game on reaching them.
 	win map[int]bool
 	// tally lays out what a match counts per space and seat (tally.go).
@@ -87,11 +88,11 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 	for j := range d.prev {
 		slices.Sort(d.prev[j])
 	}
-	d.labels = make([]string, len(b.Spaces))
+	d.labels, d.titles = make([]string, len(b.Spaces)), make([]string, len(b.Spaces))
 	d.fired = make([][]string, len(b.Spaces))
 	for i := range b.Spaces {
 		sp := &b.Spaces[i]
-		d.labels[i] = spaceLabel(sp)
+		d.labels[i], d.titles[i] = spaceLabel(sp), spaceTitle(sp)
 		for j := range sp.Events {
 			d.fired[i] = append(d.fired[i], "↳ "+d.labels[i]+" · "+sp.Events[j].Trigger+" → "+describeAction(&sp.Events[j].Action))
 		}
@@ -99,9 +100,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 	labels := func(ways [][]int) [][]string {
 		out := make([][]string, len(ways))
 		for i, w := range ways {
-			for _, j := range w {
-				out[i] = append(out[i], d.labels[j])
-			}
+			out[i] = wayTitles(b.Spaces, w)
 		}
 		return out
 	}

@@ -470,7 +470,7 @@ func TestViewAndEntries(t *testing.T) {
 		texts = append(texts, fmt.Sprintf("%d %s|%s|%s", e.Depth, e.At, e.Text, e.Detail))
 	}
 	log := strings.Join(texts, "\n")
-	for _, want := range []string{"0 1|Ann rolls 1|", "0 ||Waiting for Ann: Which way?", "0 |Ann takes the way to S2 (2)|", "0 2|Ann enters S2 (2)|",
+	for _, want := range []string{"0 1|Ann rolls 1|", "0 ||Waiting for Ann: Which way?", "0 |Ann takes the way to S2|Ann takes the way to S2 (2)", "0 2|Ann enters S2|",
 		"1 2||↳ S2 (2) · ON_LAND → PROMPT_ALL_PLAYERS \"Drink!\"", "1 2|S2: Drink!|", "1 2|Ann's drinks: 1|", "0 1|Turn 2: Bob's turn|"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)

@@ -216,8 +216,9 @@ func (sc *Scenario) check(r *scenario.Result, m *Match) {
 }
 
 // traceLines are the lines a scenario's log expectations are looked for
-// in: each log entry's text and, where it has one, its detail in the
-// engine's words (without the mark of a fired event), so that a scenario
+// in: each log entry's text, a step's text with the space's id as
+// scenarios have long written it ("Bob enters Start (1)"), and, where it
+// has one, its detail in the engine's words (without the mark of a fired event), so that a scenario
 // may name a board event that fired ("Courtyard (7) · CODE → CHANGE_STAT
 // walkers+1") or a state by its name in board files ("Ann is now
 // COMPLETED_GAME").
@@ -226,6 +227,9 @@ func (m *Match) traceLines() []string {
 	for _, e := range m.Log(game.Spectator, 0) {
 		if e.Text != "" {
 			out = append(out, e.Text)
+		}
+		if line, ok := m.withID(&e); ok {
+			out = append(out, line)
 		}
 		if e.Detail != "" {
 			out = append(out, strings.TrimPrefix(e.Detail, "↳ "))

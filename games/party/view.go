@@ -3,6 +3,7 @@ package party
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/game"
@@ -44,18 +45,32 @@ type View struct {
 	TurnPhase string `json:"turnPhase,omitempty"`
 }
 
-// PlayerView is one player as the page shows them.
+// PlayerView is one player as the page shows them. Space, Start and State
+// are ids and the board file's state; SpaceName, StateText, StatList's
+// labels and EffectTexts say them in the players' words.
 type PlayerView struct {
-	Name       string             `json:"name"`
-	Seat       int                `json:"seat"`
-	Space      string             `json:"space"`
-	Start      string             `json:"start"`
-	State      string             `json:"state"`
-	TurnsTaken int                `json:"turnsTaken"`
-	Stats      map[string]float64 `json:"stats"`
-	Effects    []ActiveEffect     `json:"effects"`
-	Reversed   bool               `json:"reversed"`
-	Prompts    int                `json:"prompts"`
+	Name        string             `json:"name"`
+	Seat        int                `json:"seat"`
+	Space       string             `json:"space"`
+	SpaceName   string             `json:"spaceName"`
+	Start       string             `json:"start"`
+	State       string             `json:"state"`
+	StateText   string             `json:"stateText"`
+	TurnsTaken  int                `json:"turnsTaken"`
+	Stats       map[string]float64 `json:"stats"`
+	StatList    []StatView         `json:"statList"`
+	Effects     []ActiveEffect     `json:"effects"`
+	EffectTexts []string           `json:"effectTexts"`
+	Reversed    bool               `json:"reversed"`
+	Prompts     int                `json:"prompts"`
+}
+
+// StatView is one of a player's stats: its name in the board file, its
+// label for players and its value, in the order of their names.
+type StatView struct {
+	Stat  string  `json:"stat"`
+	Label string  `json:"label"`
+	Value float64 `json:"value"`
 }
 
 // PromptView is a prompt waiting to be acknowledged.
@@ -68,8 +83,9 @@ type PromptView struct {
 	Pending []int `json:"pending"`
 	// Everyone is set when it is addressed to every player: the others
 	// read it as a notice.
-	Everyone bool   `json:"everyone"`
-	Space    string `json:"space"`
+	Everyone  bool   `json:"everyone"`
+	Space     string `json:"space"`
+	SpaceName string `json:"spaceName"`
 }
 
 // EventView is the state of one board event.
@@ -90,7 +106,7 @@ func (m *Match) view(seat int) View {
 	v := View{
 		You: seat, Phase: s.Phase, Round: s.Round(), Turn: s.Turn, Current: s.Current,
 		RemainingMoves: s.RemainingMoves, LastRoll: slices.Clone(s.LastRoll), Over: s.Over,
-		Winners: slices.Clone(s.Winners), EndReason: s.EndReason, Hash: m.Hash(),
+		Winners: slices.Clone(s.Winners), EndReason: m.reasonWords(s.EndReason), Hash: m.Hash(),
 		Commands: m.commands, Log: m.LogLen(),
 		Waits: m.Waits(), YourWaits: []Wait{}, Events: []EventView{}, Choices: []string{},
 	}
@@ -114,17 +130,26 @@ func (m *Match) view(seat int) View {
 	}
 	for _, p := range s.Players {
 		stats := make(map[string]float64, len(p.Stats))
+		var list []StatView // in the order of the stats' names
 		for k, st := range p.Stats {
 			stats[k] = st.Display
+			list = append(list, StatView{Stat: k, Label: statLabel(k), Value: st.Display})
+		}
+		slices.SortFunc(list, func(a, b StatView) int { return strings.Compare(a.Stat, b.Stat) })
+		var effects []string
+		for _, e := range p.Effects {
+			effects = append(effects, effectWords(e.Kind, e.Left))
 		}
 		v.Players = append(v.Players, PlayerView{
-			Name: p.Name, Seat: p.Seat, Space: def.Board.Spaces[p.Space].ID, Start: def.Board.Spaces[p.Start].ID, State: p.State,
-			TurnsTaken: p.TurnsTaken, Stats: stats, Effects: append([]ActiveEffect{}, p.Effects...),
+			Name: p.Name, Seat: p.Seat, Space: def.Board.Spaces[p.Space].ID, SpaceName: def.titles[p.Space],
+			Start: def.Board.Spaces[p.Start].ID, State: p.State, StateText: stateText(p.State),
+			TurnsTaken: p.TurnsTaken, Stats: stats, StatList: list, Effects: append([]ActiveEffect{}, p.Effects...), EffectTexts: effects,
 			Reversed: p.Reversed, Prompts: p.Prompts,
 		})
 	}
 	if pr := s.Prompt; pr != nil {
-		pv := &PromptView{Text: pr.Text, Segments: pr.Segments, To: pr.To, Everyone: pr.Everyone, Space: def.Board.Spaces[pr.Space].ID, Pending: []int{}}
+		pv := &PromptView{Text: pr.Text, Segments: pr.Segments, To: pr.To, Everyone: pr.Everyone, Space: def.Board.Spaces[pr.Space].ID,
+			SpaceName: def.titles[pr.Space], Pending: []int{}}
 		for _, w := range v.Waits {
 			if w.Kind == KindAck {
 				pv.Pending = append(pv.Pending, w.Player)
@@ -215,7 +240,7 @@ func (m *Match) AppendView(b []byte, seat int) []byte {
 	b = game.AppendInts(b, nonNil(s.Winners))
 	if s.EndReason != "" {
 		b = append(b, `,"endReason":`...)
-		b = game.AppendString(b, s.EndReason)
+		b = game.AppendString(b, m.reasonWords(s.EndReason))
 	}
 	b = append(b, `,"players":`...)
 	if len(s.Players) == 0 {
@@ -269,6 +294,8 @@ func (m *Match) AppendView(b []byte, seat int) []byte {
 		b = game.AppendBool(b, pr.Everyone)
 		b = append(b, `,"space":`...)
 		b = game.AppendString(b, def.Board.Spaces[pr.Space].ID)
+		b = append(b, `,"spaceName":`...)
+		b = game.AppendString(b, def.titles[pr.Space])
 		b = append(b, '}')
 	}
 	b = append(b, `,"waits":[`...)
@@ -359,17 +386,22 @@ func (m *Match) appendPlayer(b []byte, p *Player) []byte {
 	b = strconv.AppendInt(b, int64(p.Seat), 10)
 	b = append(b, `,"space":`...)
 	b = game.AppendString(b, sp[p.Space].ID)
+	b = append(b, `,"spaceName":`...)
+	b = game.AppendString(b, m.def.titles[p.Space])
 	b = append(b, `,"start":`...)
 	b = game.AppendString(b, sp[p.Start].ID)
 	b = append(b, `,"state":`...)
 	b = game.AppendString(b, p.State)
+	b = append(b, `,"stateText":`...)
+	b = game.AppendString(b, stateText(p.State))
 	b = append(b, `,"turnsTaken":`...)
 	b = strconv.AppendInt(b, int64(p.TurnsTaken), 10)
 	b = append(b, `,"stats":{`...)
-	// Sorted, as encoding/json writes a map; a few stats sort on the
-	// stack.
+	// Sorted, as encoding/json writes a map and view sorts the list; a
+	// few stats sort on the stack.
 	var small [16]string
-	for i, k := range appendSortedKeys(small[:0], p.Stats) {
+	keys := appendSortedKeys(small[:0], p.Stats)
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -377,7 +409,26 @@ func (m *Match) appendPlayer(b []byte, p *Player) []byte {
 		b = append(b, ':')
 		b = game.AppendFloat(b, p.Stats[k].Display)
 	}
-	b = append(b, `},"effects":[`...)
+	b = append(b, `},"statList":`...)
+	if len(keys) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"stat":`...)
+			b = game.AppendString(b, k)
+			b = append(b, `,"label":`...)
+			b = game.AppendString(b, statLabel(k))
+			b = append(b, `,"value":`...)
+			b = game.AppendFloat(b, p.Stats[k].Display)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"effects":[`...)
 	for i, e := range p.Effects {
 		if i > 0 {
 			b = append(b, ',')
@@ -390,7 +441,20 @@ func (m *Match) appendPlayer(b []byte, p *Player) []byte {
 		b = strconv.AppendInt(b, int64(e.Left), 10)
 		b = append(b, '}')
 	}
-	b = append(b, `],"reversed":`...)
+	b = append(b, `],"effectTexts":`...)
+	if len(p.Effects) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range p.Effects {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = game.AppendString(b, effectWords(e.Kind, e.Left))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"reversed":`...)
 	b = game.AppendBool(b, p.Reversed)
 	b = append(b, `,"prompts":`...)
 	b = strconv.AppendInt(b, int64(p.Prompts), 10)

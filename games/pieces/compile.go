@@ -14,7 +14,7 @@ import (
 // compile checks a game file against its board and builds its definition;
 // problems go to the file's parts. It returns nil when there are errors.
 func (p *Pack) compile(f *gameFile) *Definition {
-	d := &Definition{pack: p, Engine: f.Engine, Name: cmp.Or(f.Name, "Untitled game"), Description: f.Description,
+	d := &Definition{pack: p, Engine: f.Engine, Name: cmp.Or(f.Name, "Untitled game"), Description: f.Description, HowToPlay: f.HowToPlay,
 		Render: f.Render, byID: make(map[string]int, len(f.Spaces)), Placings: f.Placings}
 	if len(f.Spaces) == 0 {
 		if f.spaceAt.pt != nil {

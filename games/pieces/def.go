@@ -18,6 +18,8 @@ type Definition struct {
 	Engine      string
 	Name        string
 	Description string
+	// HowToPlay tells players how the game is played, if the file says.
+	HowToPlay string
 	// MinPlayers and MaxPlayers bound the seats; seat i plays the board's
 	// player i+1 (its start offset, zones and colour).
 	MinPlayers, MaxPlayers int
@@ -119,6 +121,8 @@ func (d Dice) String() string {
 
 // Space is one space of the board.
 type Space struct {
+	// ID is the file's id of the space, which commands use; Name what
+	// players call it (spaceName gives a readable default).
 	ID, Name, Type          string
 	X, Y, Size              float64
 	Color, TextColor, Shape string
@@ -171,7 +175,7 @@ const DefaultMaxRounds = 1000
 
 // Info describes the game for the lobby and the command line.
 func (d *Definition) Info() game.Info {
-	return game.Info{Pack: "pieces", Name: d.Name, Description: d.Description, MinPlayers: d.MinPlayers, MaxPlayers: d.MaxPlayers,
+	return game.Info{Pack: "pieces", Name: d.Name, Description: d.Description, HowToPlay: d.HowToPlay, MinPlayers: d.MinPlayers, MaxPlayers: d.MaxPlayers,
 		DefaultMaxRounds: DefaultMaxRounds, Size: fmt.Sprintf("%d spaces, %d pieces each", len(d.Spaces), d.Pieces)}
 }
 
@@ -264,7 +268,7 @@ func (d *Definition) Drawing() any {
 		out.Players = append(out.Players, pd)
 	}
 	for i, s := range d.Spaces {
-		sd := SpaceDrawing{ID: s.ID, Name: s.Name, Type: s.Type, X: s.X, Y: s.Y, Size: s.Size, Color: s.Color,
+		sd := SpaceDrawing{ID: s.ID, Name: d.spaceName(i), Type: s.Type, X: s.X, Y: s.Y, Size: s.Size, Color: s.Color,
 			TextColor: s.TextColor, Shape: s.Shape, Safe: d.safe[i], Owner: owner[i], Role: role[i],
 			Connections: []ConnectionDrawing{}, Triggers: []TriggerDrawing{}}
 		for j, t := range s.Next {
@@ -327,4 +331,13 @@ type PlayerDrawing struct {
 	Colour string   `json:"colour,omitempty"`
 	Start  []string `json:"start"`
 	Goal   []string `json:"goal"`
+}
+
+// spaceName names a space for players: its name, or a readable one made
+// from its id.
+func (d *Definition) spaceName(i int) string {
+	if sp := &d.Spaces[i]; sp.Name != "" {
+		return sp.Name
+	}
+	return game.Readable(d.Spaces[i].ID)
 }

@@ -38,8 +38,10 @@ func (a at) warnf(format string, args ...any)  { a.pt.warnf(a.ptr, format, args.
 // checked against its board and compiled.
 type gameFile struct {
 	Name, Author, Description string
-	Engine                    string
-	engineAt, configAt        at
+	// HowToPlay tells players how the game is played (metadata.howToPlay).
+	HowToPlay          string
+	Engine             string
+	engineAt, configAt at
 	// Players: 0 when the file does not say.
 	MinPlayers, MaxPlayers int
 	minAt, maxAt           at
@@ -321,10 +323,11 @@ func readBundle(src *game.Source, manifest string) (*gameFile, []*part) {
 var partWhat = map[string]string{"engine": "engine type and its settings", "topology": "spaces"}
 
 func readMetadata(pt *part, meta map[string]any, ptr string, f *gameFile) {
-	pt.checkKeys(meta, ptr, "metadata", []string{"name", "author", "description", "version", "created", "modified", "tags", "thumbnail", "id"})
+	pt.checkKeys(meta, ptr, "metadata", []string{"name", "author", "description", "howToPlay", "notes", "version", "created", "modified", "tags", "thumbnail", "id"})
 	f.Name, _ = pt.str(meta, ptr, "name")
 	f.Author, _ = pt.str(meta, ptr, "author")
 	f.Description, _ = pt.str(meta, ptr, "description")
+	f.HowToPlay, _ = pt.str(meta, ptr, "howToPlay")
 }
 
 // readRequirements reads requirements (or a bundle's dependencies): the

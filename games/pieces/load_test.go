@@ -2,6 +2,7 @@ package pieces_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -324,10 +325,10 @@ func TestSettingsAreHonoured(t *testing.T) {
 		roll(t, m) // 6 again: piece 2 to t13
 		roll(t, m) // 3: piece 1 into the lane, or piece 2 round to t2
 		var got []string
-		for _, c := range m.Legal(1) {
-			got = append(got, c.Text)
+		for _, mv := range m.View(1).(pieces.View).Moves {
+			got = append(got, fmt.Sprintf("piece %d from %s to %s", mv.Piece, mv.From, mv.To))
 		}
-		if want := "Move piece 1 from t4 to p1-f0|Move piece 2 from t13 to t2"; strings.Join(got, "|") != want {
+		if want := "piece 1 from t4 to p1-f0|piece 2 from t13 to t2"; strings.Join(got, "|") != want {
 			t.Fatalf("moves %q, want %q", got, want)
 		}
 	})

@@ -122,6 +122,7 @@ func (m *Match) entry(i int, r record) game.Entry {
 		who = s.Players[r.seat]
 	}
 	space := func(i int16) string { return d.Spaces[i].ID }
+	name := func(i int16) string { return d.spaceName(int(i)) }
 	piece := ""
 	if r.kind >= recEntered && r.kind != recPlaced && r.kind != recTurn && r.kind != recOver {
 		piece = m.pieceName(int(r.piece))
@@ -142,18 +143,18 @@ func (m *Match) entry(i int, r record) game.Entry {
 		e.Text = fmt.Sprintf("%s rolls again", who)
 		e.Detail = fmt.Sprintf("a %d rolls again", r.amount)
 	case recEntered:
-		e.Text = fmt.Sprintf("%s comes out", piece)
+		e.Text = fmt.Sprintf("%s comes out onto %s", piece, name(r.to))
 		e.At, e.Data = space(r.to), m.moveData(r)
 		e.Detail = fmt.Sprintf("ENTERED %s→%s", space(r.from), space(r.to))
 	case recMoved:
-		e.Text = fmt.Sprintf("%s moves from %s to %s", piece, space(r.from), space(r.to))
+		e.Text = fmt.Sprintf("%s moves %s to %s", piece, steps(int(r.amount)), name(r.to))
 		if d.geo[r.seat].goal[r.to] && !d.geo[r.seat].goal[r.from] {
-			e.Text = fmt.Sprintf("%s moves from %s to %s, home", piece, space(r.from), space(r.to))
+			e.Text = fmt.Sprintf("%s moves %s to %s: it is home", piece, steps(int(r.amount)), name(r.to))
 		}
 		e.At, e.Data = space(r.to), m.moveData(r)
 		e.Detail = fmt.Sprintf("MOVED %s→%s with a %d", space(r.from), space(r.to), r.amount)
 	case recCaptured:
-		e.Text = fmt.Sprintf("%s is sent home by %s", m.pieceName(int(r.other)), who)
+		e.Text = fmt.Sprintf("%s sends %s back to %s", who, m.pieceName(int(r.other)), name(r.to))
 		e.At, e.Target = space(r.from), m.pieceName(int(r.other))
 		e.Data = moveData{From: space(r.from), To: space(r.to), Seat: int(r.other) / d.Pieces, Piece: int(r.other)%d.Pieces + 1}
 		e.Detail = fmt.Sprintf("CAPTURED on %s, back to %s", space(r.from), space(r.to))
@@ -161,7 +162,7 @@ func (m *Match) entry(i int, r record) game.Entry {
 		if r.amount == 1 {
 			e.Text = fmt.Sprintf("%s has every piece home and wins", who)
 		} else {
-			e.Text = fmt.Sprintf("%s finishes %s", who, ordinal(int(r.amount)))
+			e.Text = fmt.Sprintf("%s finishes %s", who, game.Ordinal(int(r.amount)))
 		}
 	case recTurn:
 		e.Text = fmt.Sprintf("%s's turn", who)
@@ -178,16 +179,16 @@ func (m *Match) entry(i int, r record) game.Entry {
 		e.Detail = fmt.Sprintf("%s on %s fired: %s", t.When, space(r.to), t.Action.Type)
 	case recDisplaced, recTeleported:
 		e.Kind, e.At = "fired", space(r.to)
-		e.Text = fmt.Sprintf("%s is moved from %s to %s", piece, space(r.from), space(r.to))
+		e.Text = fmt.Sprintf("%s is moved from %s to %s", piece, name(r.from), name(r.to))
 		e.Data = m.moveData(r)
 		e.Detail = fmt.Sprintf("%s %s→%s", recTypes[r.kind], space(r.from), space(r.to))
 	case recStopped:
 		e.Kind, e.At = "fired", space(r.to)
-		e.Text = fmt.Sprintf("%s stops on %s", piece, space(r.to))
+		e.Text = fmt.Sprintf("%s stops on %s", piece, name(r.to))
 		e.Detail = ForceStop
 	case recStays:
 		e.Kind, e.At = "fired", space(r.from)
-		e.Text = fmt.Sprintf("%s cannot go to %s and stays on %s", piece, space(r.to), space(r.from))
+		e.Text = fmt.Sprintf("%s cannot go to %s and stays on %s", piece, name(r.to), name(r.from))
 		e.Detail = fmt.Sprintf("a trigger's move to %s is refused", space(r.to))
 	}
 	return e
@@ -214,20 +215,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // SharedLog reports that every viewer reads the same log: a game of

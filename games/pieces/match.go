@@ -268,10 +268,15 @@ func (m *Match) moveText(mv move) string {
 	d := m.def
 	n := mv.piece%d.Pieces + 1
 	var t string
-	if mv.enter {
-		t = fmt.Sprintf("Bring piece %d out to %s", n, d.Spaces[mv.to].ID)
-	} else {
-		t = fmt.Sprintf("Move piece %d from %s to %s", n, d.Spaces[mv.from].ID, d.Spaces[mv.to].ID)
+	switch {
+	case mv.enter:
+		t = fmt.Sprintf("Piece %d: out onto %s", n, d.spaceName(mv.to))
+	case d.geo[mv.piece/d.Pieces].goal[mv.to] && !d.geo[mv.piece/d.Pieces].goal[mv.from]:
+		t = fmt.Sprintf("Piece %d: %s home, to %s", n, steps(m.s.Roll), d.spaceName(mv.to))
+	case d.Engine == Trouble:
+		t = fmt.Sprintf("Piece %d: %s along the track, to %s", n, steps(m.s.Roll), d.spaceName(mv.to))
+	default:
+		t = fmt.Sprintf("Piece %d: %s, to %s", n, steps(m.s.Roll), d.spaceName(mv.to))
 	}
 	if mv.captures > 0 {
 		var who []string
@@ -281,10 +286,13 @@ func (m *Match) moveText(mv move) string {
 				who = append(who, m.pieceName(q))
 			}
 		}
-		t += " (sends " + strings.Join(who, " and ") + " back)"
+		t += ", sending " + strings.Join(who, " and ") + " back to the start"
 	}
 	return t
 }
+
+// steps says a number of steps: "1 step", "6 steps".
+func steps(n int) string { return plural(n, "step") }
 
 // Hash is the engine's state hash.
 func (m *Match) Hash() string { return m.e.Hash() }
@@ -412,4 +420,40 @@ func (m *Match) Tally() []game.Tally {
 		}
 	}
 	return out
+}
+
+// Standings rank the players (game.Ranker): those with every piece home
+// in the order they finished, then by the pieces they have home and on
+// their way; with those counts and the pieces still waiting.
+func (m *Match) Standings() game.Standings {
+	v := m.view(game.Spectator)
+	key := func(seat int) (int, int, int) {
+		p := v.Players[seat]
+		place := p.Place
+		if place == 0 {
+			place = len(v.Players) + 1
+		}
+		return place, p.Home, p.Out
+	}
+	st := game.Rank(len(v.Players), func(a, b int) int {
+		pa, ha, oa := key(a)
+		pb, hb, ob := key(b)
+		switch {
+		case pa != pb:
+			return pa - pb
+		case ha != hb:
+			return hb - ha
+		}
+		return ob - oa
+	}, func(seat int) []string {
+		p := v.Players[seat]
+		return []string{strconv.Itoa(p.Home), strconv.Itoa(p.Out), strconv.Itoa(p.AtStart)}
+	}, func(seat int) string {
+		if p := v.Players[seat].Place; p > 0 {
+			return "every piece home, " + game.Ordinal(p)
+		}
+		return ""
+	})
+	st.Figures = []string{"pieces home", "on the way", "waiting"}
+	return st
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tabulagames/tabula/game"
 	"strconv"
 	"strings"
 )
@@ -49,12 +50,14 @@ type PlayerView struct {
 	Place int `json:"place"`
 }
 
-// PieceView is one piece: its number (from 1), its space, and where that
-// is ("start", "board" or "home").
+// PieceView is one piece: its number (from 1), its space (the file's id,
+// and its name for players), and where that is ("start", "board" or
+// "home").
 type PieceView struct {
-	Piece int    `json:"piece"`
-	Space string `json:"space"`
-	Where string `json:"where"`
+	Piece     int    `json:"piece"`
+	Space     string `json:"space"`
+	SpaceName string `json:"spaceName"`
+	Where     string `json:"where"`
 }
 
 // MoveView is one move the viewer may make: the piece, from where to
@@ -101,7 +104,7 @@ func (m *Match) view(seat int) View {
 			default:
 				pv.Out++
 			}
-			pv.Pieces = append(pv.Pieces, PieceView{Piece: k + 1, Space: d.Spaces[sp].ID, Where: where})
+			pv.Pieces = append(pv.Pieces, PieceView{Piece: k + 1, Space: d.Spaces[sp].ID, SpaceName: d.spaceName(sp), Where: where})
 		}
 		v.Players = append(v.Players, pv)
 	}
@@ -127,7 +130,8 @@ func (m *Match) view(seat int) View {
 }
 
 // Text draws the match for the terminal: each player's pieces, whose turn
-// it is and the last roll.
+// it is and the last roll. What the seat may play is listed by the
+// terminal, from Legal.
 func (m *Match) Text(seat int) string {
 	v := m.view(seat)
 	var b strings.Builder
@@ -141,26 +145,24 @@ func (m *Match) Text(seat int) string {
 		if p.Seat == v.Turn && !v.Over {
 			mark = "> "
 		}
-		fmt.Fprintf(&b, "%s%s:", mark, p.Name)
+		var out []string
 		for _, pc := range p.Pieces {
-			fmt.Fprintf(&b, " %d@%s", pc.Piece, pc.Space)
-			if pc.Where != "board" {
-				fmt.Fprintf(&b, "(%s)", pc.Where)
+			if pc.Where == "board" {
+				out = append(out, fmt.Sprintf("piece %d on %s", pc.Piece, pc.SpaceName))
 			}
 		}
-		fmt.Fprintf(&b, "  [%d at start, %d out, %d home]", p.AtStart, p.Out, p.Home)
+		counts := fmt.Sprintf("%d waiting, %d home", p.AtStart, p.Home)
+		if len(out) > 0 {
+			counts = strings.Join(out, ", ") + "; " + counts
+		}
+		fmt.Fprintf(&b, "%s%s: %s", mark, p.Name, counts)
 		if p.Place > 0 {
-			fmt.Fprintf(&b, " %s", ordinal(p.Place))
+			fmt.Fprintf(&b, "; %s", game.Ordinal(p.Place))
 		}
 		b.WriteByte('\n')
 	}
 	if v.Over {
 		fmt.Fprintf(&b, "Game over: %s\n", v.Reason)
-	} else if v.Phase == "move" {
-		fmt.Fprintf(&b, "%s chooses a piece to move %d:\n", m.s.Players[v.Turn], v.Roll)
-		for _, mv := range v.Moves {
-			fmt.Fprintf(&b, "  %d: %s\n", mv.Piece, mv.Text)
-		}
 	}
 	return b.String()
 }

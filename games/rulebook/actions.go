@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 )
 
 // eventData is the payload of events that carry more than an amount.
@@ -309,7 +310,7 @@ func doEmit(x *run) error {
 		ev.Amount = amount
 		if name == StartTurn {
 			if s.MaxRounds > 0 && s.Round > s.MaxRounds {
-				s.end(x.c, fmt.Sprintf("the round limit (%d) was reached", s.MaxRounds), "", nil)
+				s.end(x.c, fmt.Sprintf("the round limit (%d) was reached", s.MaxRounds), fmt.Sprintf("the round limit of %d was reached", s.MaxRounds), nil)
 				return nil
 			}
 			s.Turn++
@@ -403,7 +404,11 @@ func doRoll(x *run) error {
 
 func decideDraw(x *run, seat int) (engine.Decision, bool, error) {
 	name := x.a.vals["deck"].lit.(string)
-	return engine.Decision{Player: engine.PlayerID(seat), Kind: KindDraw, Prompt: "Draw a card (" + name + ")"}, true, nil
+	prompt := "Draw a card"
+	if t := x.s.def.deckTitle(x.s.def.deckIndex[name]); t != "" {
+		prompt = "Draw a " + t + " card"
+	}
+	return engine.Decision{Player: engine.PlayerID(seat), Kind: KindDraw, Prompt: prompt}, true, nil
 }
 
 func doDraw(x *run) error {
@@ -455,13 +460,19 @@ func (s *State) fork(seat, steps int) (engine.Decision, bool) {
 	return engine.Decision{Player: engine.PlayerID(seat), Kind: KindChoosePath, Prompt: "Which way?", Options: opts}, true
 }
 
+// tileLabel names a tile for players: its name; a numbered tile by its
+// colour and number ("yellow 3") or its number; else a name made from its
+// id.
 func (s *State) tileLabel(i int) string {
 	t := &s.def.File.Board.Tiles[i]
+	_, err := strconv.Atoi(t.ID)
 	switch {
 	case t.Name != "":
 		return t.Name
+	case err != nil:
+		return game.Readable(t.ID)
 	case t.Colour != "":
-		return t.ID + " (" + t.Colour + ")"
+		return t.Colour + " " + t.ID
 	}
 	return t.ID
 }

@@ -3,6 +3,7 @@ package rulebook
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tabulagames/tabula/diag"
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/internal/celcost"
 )
 
@@ -283,11 +285,44 @@ func (c *checker) check() *Definition {
 		c.rule(i)
 	}
 	c.propRefs()
+	c.propLabels()
 	c.d.scores = c.scored()
 	if c.rep.ErrorCount() == 0 && !c.rep.Stopped() {
 		c.analyse()
 	}
 	return c.d
+}
+
+// propLabels checks that the labels of players' properties name
+// properties the players have.
+func (c *checker) propLabels() {
+	for _, name := range slices.Sorted(maps.Keys(c.f.Players.PropLabels)) {
+		if _, ok := c.d.propIndex[name]; !ok {
+			c.errorf(diag.Pointer("players", "propLabels", name), "players have no property %q to label%s", name, c.didYouMean(name, c.d.props))
+		}
+	}
+}
+
+// propLabel is what players call a property: its label, or its name in
+// words.
+func (d *Definition) propLabel(name string) string {
+	if l := d.File.Players.PropLabels[name]; l != "" {
+		return l
+	}
+	return strings.ToLower(game.Readable(name))
+}
+
+// deckTitle is what players call a deck in "Draw a … card": its title, or
+// nothing for the only deck of a game, or its name in words.
+func (d *Definition) deckTitle(i int) string {
+	dk := &d.File.Decks[i]
+	switch {
+	case dk.Title != "":
+		return dk.Title
+	case len(d.File.Decks) == 1:
+		return ""
+	}
+	return game.Readable(dk.Name)
 }
 
 // scored reports whether the game keeps a score: it names it, players

@@ -13,10 +13,15 @@ import (
 type File struct {
 	// Schema is the file's "$schema", kept so that editors keep offering
 	// completion.
-	Schema      string        `json:"$schema,omitempty"`
-	Game        string        `json:"game"`
-	Name        string        `json:"name,omitempty"`
+	Schema string `json:"$schema,omitempty"`
+	Game   string `json:"game"`
+	Name   string `json:"name,omitempty"`
+	// Description says what the game is, for players; HowToPlay how it is
+	// played (the goal, a turn, what ends it); Notes are the designer's,
+	// never shown to players.
 	Description string        `json:"description,omitempty"`
+	HowToPlay   string        `json:"howToPlay,omitempty"`
+	Notes       string        `json:"notes,omitempty"`
 	Players     Players       `json:"players,omitzero"`
 	Board       Board         `json:"board"`
 	Decks       []Deck        `json:"decks,omitempty"`
@@ -31,8 +36,12 @@ type Players struct {
 	Max int `json:"max,omitempty"`
 	// ScoreName is what the game calls its players' score ("money",
 	// "points"), for the log and the page; "" if it names none.
-	ScoreName string      `json:"scoreName,omitempty"`
-	Start     PlayerStart `json:"start,omitzero"`
+	ScoreName string `json:"scoreName,omitempty"`
+	// PropLabels are what players call the players' properties, by name
+	// ("stuck": "turns stuck"); a property without one is called by its
+	// name, in words.
+	PropLabels map[string]string `json:"propLabels,omitempty"`
+	Start      PlayerStart       `json:"start,omitzero"`
 }
 
 // PlayerStart is every player's starting state.
@@ -69,9 +78,11 @@ type Tile struct {
 	Props map[string]int `json:"props,omitempty"`
 }
 
-// Deck is a named deck of cards.
+// Deck is a named deck of cards. Rules name it by Name; players read its
+// Title ("Chance"), if it has one.
 type Deck struct {
 	Name  string `json:"name"`
+	Title string `json:"title,omitempty"`
 	Cards []Card `json:"cards"`
 }
 

@@ -386,7 +386,7 @@ func TestDecisions(t *testing.T) {
 	}
 	// Then the walk from Park reaches the fork and Ann chooses.
 	ws = g.Waits()
-	if len(ws) != 1 || ws[0].Kind != KindChoosePath || !slices.Equal(ws[0].Options, []string{"Go to l", "Go to r"}) {
+	if len(ws) != 1 || ws[0].Kind != KindChoosePath || !slices.Equal(ws[0].Options, []string{"Go to L", "Go to R"}) {
 		t.Fatalf("waits %+v, want Ann to choose l or r", ws)
 	}
 	if err := g.Play(0, Command{Kind: KindChoosePath, Value: 1}); err != nil {
@@ -397,7 +397,7 @@ func TestDecisions(t *testing.T) {
 	}
 	log := strings.Join(g.logLines(), "\n")
 	for _, line := range []string{"Ann does not buy Park", "Ann passes on Park\nBob bids 30\nCid bids 30\nBob buys Park for 30",
-		"Ann goes to r\nAnn passes r", "Ann lands on e"} {
+		"Ann goes to R\nAnn passes R", "Ann lands on E"} {
 		if !strings.Contains(log, line) {
 			t.Errorf("the log lacks %q:\n%s", line, log)
 		}
@@ -475,7 +475,7 @@ func TestRoundLimit(t *testing.T) {
 	if !g.Over() || g.state.Turn != 4 || len(g.state.Winners) != 0 || g.state.EndReason != "the round limit (2) was reached" {
 		t.Errorf("over %v after %d turns, winners %v, %q", g.Over(), g.state.Turn, g.state.Winners, g.state.EndReason)
 	}
-	if o := g.Outcome(); !o.Over || o.Rounds != 2 || len(o.Winners) != 0 || o.Reason != g.state.EndReason {
+	if o := g.Outcome(); !o.Over || o.Rounds != 2 || len(o.Winners) != 0 || o.Reason != "the round limit of 2 was reached" {
 		t.Errorf("outcome %+v, want over after 2 rounds without winners", o)
 	}
 }

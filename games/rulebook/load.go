@@ -21,6 +21,7 @@ const (
 var stringLimits = diag.StringLimits{Key: maxName, Default: maxText, Members: map[string]int{
 	"id": maxName, "name": maxName, "kind": maxName, "colour": maxName, "next": maxName, "jump": maxName,
 	"deck": maxName, "card": maxName, "event": maxName, "prop": maxName, "props": maxName, "tileType": maxName,
+	"title": maxName, "propLabels": maxName,
 }}
 
 // Parse checks and compiles a game file from its bytes, and returns every

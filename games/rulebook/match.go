@@ -1,6 +1,7 @@
 package rulebook
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -112,7 +113,7 @@ func (o *Opening) apply(s *State) {
 // Info describes the game: its name, its player limits, its size in
 // tiles.
 func (d *Definition) Info() game.Info {
-	return game.Info{Pack: "rulebook", Name: d.File.Name, Description: d.File.Description,
+	return game.Info{Pack: "rulebook", Name: d.File.Name, Description: d.File.Description, HowToPlay: d.File.HowToPlay,
 		MinPlayers: d.minPlayers, MaxPlayers: d.maxPlayers, DefaultMaxRounds: DefaultMaxRounds,
 		Size: strconv.Itoa(len(d.File.Board.Tiles)) + " tiles"}
 }
@@ -484,4 +485,58 @@ func (m *Match) PlayBots(bots *rng.Stream, maxCommands int) error {
 		}
 	}
 	return nil
+}
+
+// Standings rank the players (game.Ranker): the winners first, then those
+// still playing, by their score in a game that keeps one (then by the
+// tiles they own), else by how far along the board they are; the players
+// who are out come last. The figures are the score (by the game's name
+// for it), the tiles owned in a game with prices, and where each stands.
+func (m *Match) Standings() game.Standings {
+	s, d := m.state, m.def
+	priced := slices.ContainsFunc(d.File.Board.Tiles, func(t Tile) bool { return t.Price > 0 })
+	group := func(seat int) int {
+		switch {
+		case slices.Contains(s.Winners, seat):
+			return 0
+		case s.Players[seat].Active:
+			return 1
+		}
+		return 2
+	}
+	st := game.Rank(len(s.Players), func(a, b int) int {
+		if g := group(a) - group(b); g != 0 {
+			return g
+		}
+		if d.scores {
+			if c := s.Players[b].Score - s.Players[a].Score; c != 0 {
+				return c
+			}
+			return s.owned(b) - s.owned(a)
+		}
+		return s.Players[b].Tile - s.Players[a].Tile
+	}, func(seat int) []string {
+		p := &s.Players[seat]
+		var out []string
+		if d.scores {
+			out = append(out, strconv.Itoa(p.Score))
+		}
+		if priced {
+			out = append(out, strconv.Itoa(s.owned(seat)))
+		}
+		return append(out, s.tileLabel(p.Tile))
+	}, func(seat int) string {
+		if !s.Players[seat].Active {
+			return "out"
+		}
+		return ""
+	})
+	if d.scores {
+		st.Figures = append(st.Figures, cmp.Or(d.scoreName, "score"))
+	}
+	if priced {
+		st.Figures = append(st.Figures, "tiles owned")
+	}
+	st.Figures = append(st.Figures, "on")
+	return st
 }

@@ -29,6 +29,8 @@ var Schema = sync.OnceValue(func() []byte {
 				"min":       obj{"type": "integer", "minimum": 1, "default": 2, "description": "the fewest players"},
 				"max":       obj{"type": "integer", "minimum": 1, "maximum": maxPlayers, "default": 6, "description": "the most players"},
 				"scoreName": obj{"type": "string", "minLength": 1, "maxLength": maxScoreName, "description": "what the game calls its players' score, such as money or points, in the log and on the page"},
+				"propLabels": obj{"type": "object", "additionalProperties": obj{"type": "string", "minLength": 1}, "maxProperties": maxProps,
+					"description": "what players call the players' properties, by name (\"stuck\": \"turns stuck\"); default: the name, in words"},
 				"start": obj{"type": "object", "additionalProperties": false, "description": "every player's starting state", "properties": obj{
 					"tile":  obj{"type": "string", "description": "the starting tile's id (default: the first tile)"},
 					"score": obj{"type": "integer", "default": 0, "description": "the starting score (money)"},
@@ -51,7 +53,8 @@ var Schema = sync.OnceValue(func() []byte {
 			"props":  obj{"$ref": "#/$defs/props"},
 		}},
 		"deck": obj{"type": "object", "required": []string{"name", "cards"}, "additionalProperties": false, "properties": obj{
-			"name":  obj{"type": "string", "minLength": 1},
+			"name":  obj{"type": "string", "minLength": 1, "description": "the deck's name, as rules write it"},
+			"title": obj{"type": "string", "minLength": 1, "description": "what players call the deck (\"Chance\"): \"Draw a Chance card\""},
 			"cards": obj{"type": "array", "minItems": 1, "maxItems": maxCards, "items": obj{"$ref": "#/$defs/card"}},
 		}},
 		"card": obj{"type": "object", "required": []string{"name"}, "additionalProperties": false, "properties": obj{
@@ -126,7 +129,9 @@ var Schema = sync.OnceValue(func() []byte {
 		"$schema":     obj{"type": "string"},
 		"game":        obj{"const": "rulebook"},
 		"name":        obj{"type": "string"},
-		"description": obj{"type": "string"},
+		"description": obj{"type": "string", "description": "what the game is, for players choosing one in the lobby"},
+		"howToPlay":   obj{"type": "string", "description": "how to play, for players: the goal, a turn, what ends it; the page shows it on demand and in the lobby"},
+		"notes":       obj{"type": "string", "description": "a designer's notes: kept with the file, never shown to players"},
 		"players":     obj{"$ref": "#/$defs/players"},
 		"board":       obj{"$ref": "#/$defs/board"},
 		"decks":       obj{"type": "array", "maxItems": maxCards, "items": obj{"$ref": "#/$defs/deck"}},

@@ -9,8 +9,9 @@ import (
 
 // Text draws the match for a terminal as the seat (or a spectator) sees
 // it: the turn, the last roll and card, each player's score, tile,
-// properties and tiles owned, and what the seat is asked, its options
-// numbered as ParseCommand reads them.
+// properties (those not at zero) and tiles owned, and whom the match
+// waits for. What the seat may play is listed by the terminal, from
+// Legal, numbered as ParseCommand reads them.
 func (m *Match) Text(seat int) string {
 	s := m.state
 	var b strings.Builder
@@ -26,7 +27,7 @@ func (m *Match) Text(seat int) string {
 	}
 	if s.Card.Deck >= 0 {
 		d := &m.def.File.Decks[s.Card.Deck]
-		fmt.Fprintf(&b, "; last card %s (%s)", d.Cards[s.Card.Card].Name, d.Name)
+		fmt.Fprintf(&b, "; last card %s", d.Cards[s.Card.Card].Name)
 	}
 	b.WriteString("\n")
 	for i, p := range s.Players {
@@ -50,7 +51,9 @@ func (m *Match) Text(seat int) string {
 			fmt.Fprintf(&b, ", owns %d", n)
 		}
 		for j, k := range m.def.props {
-			fmt.Fprintf(&b, ", %s %d", k, p.Props[j])
+			if p.Props[j] != 0 {
+				fmt.Fprintf(&b, ", %s %d", m.def.propLabel(k), p.Props[j])
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -62,23 +65,17 @@ func (m *Match) Text(seat int) string {
 		fmt.Fprintf(&b, "The match stopped: %v\n", m.err)
 		return b.String()
 	}
-	w, ok := m.firstWait(seat)
-	if !ok {
-		var names []string
-		for _, i := range m.Waiting() {
-			names = append(names, m.players[i])
+	if w, ok := m.firstWait(seat); ok {
+		if len(w.Options) > 0 {
+			fmt.Fprintf(&b, "%s\n", w.Prompt) // the question; the terminal lists the answers
 		}
-		fmt.Fprintf(&b, "Waiting for %s.\n", strings.Join(names, ", "))
 		return b.String()
 	}
-	if len(w.Options) == 0 {
-		fmt.Fprintf(&b, "%s — press Enter.\n", w.Prompt)
-		return b.String()
+	var names []string
+	for _, i := range m.Waiting() {
+		names = append(names, m.players[i])
 	}
-	fmt.Fprintf(&b, "%s\n", w.Prompt)
-	for i, opt := range w.Options {
-		fmt.Fprintf(&b, "  %d) %s\n", i+1, opt)
-	}
+	fmt.Fprintf(&b, "Waiting for %s.\n", strings.Join(names, ", "))
 	return b.String()
 }
 

@@ -44,23 +44,36 @@ type View struct {
 	Log       int            `json:"log"` // the number of log records so far
 }
 
-// PlayerView is one player as a page shows them.
+// PlayerView is one player as a page shows them: Tile and Props by the
+// file's names, TileName and PropList as players read them.
 type PlayerView struct {
-	Name   string         `json:"name"`
-	Seat   int            `json:"seat"`
-	Tile   string         `json:"tile"`
-	Score  int            `json:"score"`
-	Active bool           `json:"active"`
-	Turns  int            `json:"turns"`
-	Props  map[string]int `json:"props"`
+	Name     string         `json:"name"`
+	Seat     int            `json:"seat"`
+	Tile     string         `json:"tile"`
+	TileName string         `json:"tileName"`
+	Score    int            `json:"score"`
+	Active   bool           `json:"active"`
+	Turns    int            `json:"turns"`
+	Props    map[string]int `json:"props"`
+	PropList []PropView     `json:"propList"`
 }
 
-// CardView is the card drawn last.
+// PropView is one of a player's properties: its name in the file, its
+// label for players and its value, in the order the game declares them.
+type PropView struct {
+	Prop  string `json:"prop"`
+	Label string `json:"label"`
+	Value int    `json:"value"`
+}
+
+// CardView is the card drawn last, with its deck by name and as players
+// call it ("" for the only deck of a game).
 type CardView struct {
-	Deck   string `json:"deck"`
-	Name   string `json:"name"`
-	Colour string `json:"colour,omitempty"`
-	Tile   string `json:"tile,omitempty"`
+	Deck     string `json:"deck"`
+	DeckName string `json:"deckName,omitempty"`
+	Name     string `json:"name"`
+	Colour   string `json:"colour,omitempty"`
+	Tile     string `json:"tile,omitempty"`
 }
 
 // View returns the View of the given seat (or game.Spectator).
@@ -92,11 +105,16 @@ func (m *Match) view(seat int) View {
 	if s.Card.Deck >= 0 {
 		d := &m.def.File.Decks[s.Card.Deck]
 		c := &d.Cards[s.Card.Card]
-		v.Card = &CardView{Deck: d.Name, Name: c.Name, Colour: c.Colour, Tile: c.Tile}
+		v.Card = &CardView{Deck: d.Name, DeckName: m.def.deckTitle(s.Card.Deck), Name: c.Name, Colour: c.Colour, Tile: c.Tile}
 	}
 	for i, p := range s.Players {
 		cp := s.celPlayer(i)
-		v.Players = append(v.Players, PlayerView{Name: p.Name, Seat: i, Tile: cp.Tile, Score: p.Score, Active: p.Active, Turns: p.Turns, Props: cp.Props})
+		props := make([]PropView, len(m.def.props))
+		for j, k := range m.def.props {
+			props[j] = PropView{Prop: k, Label: m.def.propLabel(k), Value: p.Props[j]}
+		}
+		v.Players = append(v.Players, PlayerView{Name: p.Name, Seat: i, Tile: cp.Tile, TileName: s.tileLabel(p.Tile), Score: p.Score,
+			Active: p.Active, Turns: p.Turns, Props: cp.Props, PropList: props})
 	}
 	for t, o := range s.Owners {
 		if o >= 0 {
@@ -257,7 +275,7 @@ func (m *Match) eventText(ev *engine.Event, typ string) string {
 		}
 		return fmt.Sprintf("%s pays %d to %s", name, ev.Amount, to)
 	case PropChanged:
-		return fmt.Sprintf("%s's %s: %+d (now %d)", name, d.Prop, ev.Amount, d.Total)
+		return fmt.Sprintf("%s's %s: %+d (now %d)", name, m.def.propLabel(d.Prop), ev.Amount, d.Total)
 	case PlayerRemoved:
 		return name + " is out"
 	case PlayerWon:
@@ -422,7 +440,11 @@ func (d *Definition) Drawing() any {
 		if next == nil {
 			next = []string{}
 		}
-		b.Tiles = append(b.Tiles, TileView{ID: t.ID, Name: t.Name, Kind: t.Kind, X: t.X, Y: t.Y, Next: next,
+		name := t.Name
+		if _, err := strconv.Atoi(t.ID); name == "" && err != nil {
+			name = game.Readable(t.ID) // a numbered tile shows its number
+		}
+		b.Tiles = append(b.Tiles, TileView{ID: t.ID, Name: name, Kind: t.Kind, X: t.X, Y: t.Y, Next: next,
 			Jump: t.Jump, Price: t.Price, Rent: t.Rent, Colour: t.Colour})
 	}
 	return b

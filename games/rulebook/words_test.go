@@ -114,7 +114,7 @@ func TestScoreName(t *testing.T) {
 	m := start(t, def, game.Setup{Players: []string{"Ann", "Bob"}, Seed: 1, Dice: []int{1}})
 	apply(t, m, 0, `{"kind": "roll"}`)
 	v := m.View(1).(View)
-	if !v.Scores || v.ScoreName != "money" || !strings.Contains(m.Text(1), "Ann: 15 money, on b\n") {
+	if !v.Scores || v.ScoreName != "money" || !strings.Contains(m.Text(1), "Ann: 15 money, on B\n") {
 		t.Errorf("view: scores %v named %q; terminal:\n%s", v.Scores, v.ScoreName, m.Text(1))
 	}
 	if !slices.ContainsFunc(m.Log(game.Spectator, 0), func(e game.Entry) bool { return e.Text == "Ann's money: +5 (now 15)" }) {

@@ -218,7 +218,7 @@ func (g *State) prepare(a actArgs, seat engine.PlayerID) (Act, error) {
 	case f == nil:
 		return Act{}, engine.Rejectf("no such combatant")
 	case !f.Alive:
-		return Act{}, engine.Rejectf("%s is down", f.Key)
+		return Act{}, engine.Rejectf("%s is down", f.Name)
 	}
 	if !a.Reaction {
 		if err := g.mayCommand(f, seat); err != nil {
@@ -226,20 +226,20 @@ func (g *State) prepare(a actArgs, seat engine.PlayerID) (Act, error) {
 		}
 	}
 	if r := d.cost(); r.left(&f.Economy) < 1 {
-		return Act{}, engine.Rejectf("%s has no %s left this turn", f.Key, r)
+		return Act{}, engine.Rejectf("%s has no %s left this turn", f.Name, r)
 	}
 	if def.Target && g.Fighter(a.Target) == nil {
 		return Act{}, engine.Rejectf("%s needs a target", def.Name)
 	}
 	if def.Weapon {
 		if d.weapon = f.Weapon(a.Weapon); d.weapon == nil {
-			return Act{}, engine.Rejectf("%s has no weapon %q", f.Key, a.Weapon)
+			return Act{}, engine.Rejectf("%s has no weapon %q", f.Name, a.Weapon)
 		}
 		d.Weapon = d.weapon.Name
 	}
 	if def == g.p.actions.move {
 		if need := len(a.Path) * SquareFeet; need > f.Economy.Movement {
-			return Act{}, engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Key, f.Economy.Movement, need)
+			return Act{}, engine.Rejectf("%s has %d ft of movement left; that path is %d ft", f.Name, f.Economy.Movement, need)
 		}
 	}
 	return d, nil
@@ -250,10 +250,10 @@ func (g *State) prepare(a actArgs, seat engine.PlayerID) (Act, error) {
 // anyone).
 func (g *State) mayCommand(f *Combatant, seat engine.PlayerID) error {
 	if cur := g.Current(); cur != f {
-		return engine.Rejectf("it is %s's turn, not %s's", cur.Key, f.Key)
+		return engine.Rejectf("it is %s's turn, not %s's", cur.Name, f.Name)
 	}
 	if seat != engine.NoPlayer && seat != f.Side {
-		return engine.Rejectf("%s is not on the side of %s", f.Key, g.sideName(seat))
+		return engine.Rejectf("%s is not on the side of %s", f.Name, g.sideName(seat))
 	}
 	return nil
 }
@@ -366,14 +366,14 @@ var bothStanding = Prerequisite{"both standing", func(g *State, a *Act) string {
 	f := g.Fighter(a.actor)
 	switch {
 	case !f.Alive:
-		return f.Key + " is down"
+		return f.Name + " is down"
 	case a.target == engine.System:
 		return ""
 	case a.target == a.actor:
-		return f.Key + " cannot target itself"
+		return f.Name + " cannot target itself"
 	}
 	if t := g.Fighter(a.target); !t.Alive {
-		return t.Key + " is already down"
+		return t.Name + " is already down"
 	}
 	return ""
 }}
@@ -388,9 +388,9 @@ func outOfRange(f, t *Combatant, w *Weapon) string {
 	d := Distance(f.Pos, t.Pos)
 	switch {
 	case !w.Ranged && d > w.Reach:
-		return fmt.Sprintf("%s is out of reach (%d ft away, %s reaches %d ft)", t.Key, d, w.Name, w.Reach)
+		return fmt.Sprintf("%s is out of reach (%d ft away, %s reaches %d ft)", t.Name, d, w.Name, w.Reach)
 	case w.Ranged && d > w.Long:
-		return fmt.Sprintf("%s is out of range (%d ft away, %s's long range is %d ft)", t.Key, d, w.Name, w.Long)
+		return fmt.Sprintf("%s is out of range (%d ft away, %s's long range is %d ft)", t.Name, d, w.Name, w.Long)
 	}
 	return ""
 }
@@ -398,7 +398,7 @@ func outOfRange(f, t *Combatant, w *Weapon) string {
 var adjacent = Prerequisite{"adjacent", func(g *State, a *Act) string {
 	f, t := g.Fighter(a.actor), g.Fighter(a.target)
 	if d := Distance(f.Pos, t.Pos); d > SquareFeet {
-		return fmt.Sprintf("%s is %d ft away; a shove needs it within 5 ft", t.Key, d)
+		return fmt.Sprintf("%s is %d ft away; a shove needs it within 5 ft", t.Name, d)
 	}
 	return ""
 }}
@@ -422,14 +422,14 @@ var clearPath = Prerequisite{"clear path", func(g *State, a *Act) string {
 func (g *State) blocked(f *Combatant, from, to Cell) string {
 	switch {
 	case Distance(from, to) != SquareFeet:
-		return fmt.Sprintf("%s is not next to %s", to, from)
+		return "a step goes to a square next to the last"
 	case !g.Def.Grid.In(to):
-		return fmt.Sprintf("%s is off the map", to)
+		return "the map ends there"
 	case g.Def.Grid.Wall(to):
-		return fmt.Sprintf("%s is a wall", to)
+		return "a wall is in the way"
 	}
 	if o := g.At(to); o != nil && o != f {
-		return fmt.Sprintf("%s stands on %s", o.Key, to)
+		return o.Name + " is in the way"
 	}
 	return ""
 }
@@ -682,9 +682,9 @@ func (g *State) stepStage(c *engine.Ctx, n uint8) error {
 		why := g.blocked(f, f.Pos, st.To)
 		switch {
 		case !f.Alive:
-			why = f.Key + " is down"
+			why = f.Name + " is down"
 		case f.Economy.Movement < SquareFeet:
-			why = f.Key + " has no movement left"
+			why = f.Name + " has no movement left"
 		}
 		if why != "" {
 			st.Reason = why
@@ -695,7 +695,7 @@ func (g *State) stepStage(c *engine.Ctx, n uint8) error {
 		c.Announce(out, g.p.fx.stepStage[2])
 	case 2:
 		if !f.Alive {
-			c.Note("%s falls before leaving %s", f.Key, st.From)
+			c.Note("%s falls before it can move on", f.Name)
 			return nil
 		}
 		f.Pos = st.To
@@ -769,7 +769,7 @@ func push(c *engine.Ctx, g *State, a *Act) error {
 	f, t := g.Fighter(a.actor), g.Fighter(a.target)
 	to := Cell{t.Pos[0] + sign(t.Pos[0]-f.Pos[0]), t.Pos[1] + sign(t.Pos[1]-f.Pos[1])}
 	if why := g.blocked(t, t.Pos, to); why != "" {
-		c.Note("%s cannot be pushed: %s", t.Key, why)
+		c.Note("%s cannot be pushed: %s", t.Name, why)
 		return nil
 	}
 	ev := g.event(g.p.ev.forced, t)

@@ -31,45 +31,56 @@ func (p *Pack) buildConditions() {
 
 	// Blinded: its attacks have disadvantage, attacks against it advantage,
 	// and it sees nobody (so it makes no opportunity attacks).
-	k.blinded = &status.Def{Name: "blinded", Mods: []status.Mod{
-		{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("blinded", value.Disadvantaged)},
-		{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("blinded", value.Advantaged)},
-	}}
+	k.blinded = &status.Def{Name: "blinded", Title: "Blinded",
+		Description: "It sees nothing: its attacks have disadvantage, attacks against it have advantage, and it makes no opportunity attacks.", Mods: []status.Mod{
+			{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("blinded", value.Disadvantaged)},
+			{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("blinded", value.Advantaged)},
+		}}
 	// Invisible: the parent owns the "unseen" sub-condition (the
 	// modifiers) and a handler that ends it all once its bearer has
 	// attacked; the attack that reveals it still has advantage.
-	k.unseen = &status.Def{Name: "unseen", Mods: []status.Mod{
-		{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("unseen", value.Advantaged)},
-		{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("unseen", value.Disadvantaged)},
-	}}
-	k.invisible = &status.Def{Name: "invisible", Children: []*status.Def{k.unseen}, Triggers: []*engine.Trigger{{
-		Name: "invisibility ends after an attack", On: []engine.EventType{p.ev.attack}, Phase: engine.Completion,
-		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{end}}}}
+	k.unseen = &status.Def{Name: "unseen", Title: "Unseen",
+		Description: "Nobody sees it: its attacks have advantage, and attacks against it have disadvantage.", Mods: []status.Mod{
+			{Value: "attack", Channel: value.SelfStatic, Modifier: value.WithAdvantage("unseen", value.Advantaged)},
+			{Value: "ac", Channel: value.ToTargetStatic, Modifier: value.WithAdvantage("unseen", value.Disadvantaged)},
+		}}
+	k.invisible = &status.Def{Name: "invisible", Title: "Invisible",
+		Description: "Nobody sees it until it attacks: its attacks have advantage, and attacks against it have disadvantage.", Children: []*status.Def{k.unseen}, Triggers: []*engine.Trigger{{
+			Name: "invisibility ends after an attack", On: []engine.EventType{p.ev.attack}, Phase: engine.Completion,
+			Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{end}}}}
 	// Dodging, until the bearer's next turn: attacks against it have
 	// disadvantage if the attacker can see it; Dexterity saves advantage.
-	k.dodging = &status.Def{Name: "dodging", Duration: oneRound, Mods: []status.Mod{
-		{Value: "ac", Channel: value.ToTargetContextual, Modifier: value.WithAdvantage("dodging", value.Disadvantaged), When: attackerSees},
-		{Value: "save_dex", Channel: value.SelfStatic, Modifier: value.WithAdvantage("dodging", value.Advantaged)},
-	}}
+	k.dodging = &status.Def{Name: "dodging", Title: "Dodging",
+		Description: "Until its next turn, attacks against it have disadvantage if the attacker can see it, and its Dexterity saves have advantage.", Duration: oneRound, Mods: []status.Mod{
+			{Value: "ac", Channel: value.ToTargetContextual, Modifier: value.WithAdvantage("dodging", value.Disadvantaged), When: attackerSees},
+			{Value: "save_dex", Channel: value.SelfStatic, Modifier: value.WithAdvantage("dodging", value.Advantaged)},
+		}}
 	// Disengaging, until the bearer's next turn: its steps provoke no
 	// opportunity attacks.
-	k.disengaging = &status.Def{Name: "disengaging", Duration: oneRound}
+	k.disengaging = &status.Def{Name: "disengaging", Title: "Disengaging",
+		Description: "Until its next turn, it can walk away without provoking opportunity attacks.", Duration: oneRound}
 	// Dashing marks the turn the bearer doubled its movement.
-	k.dashing = &status.Def{Name: "dashing", Duration: oneRound}
+	k.dashing = &status.Def{Name: "dashing", Title: "Dashing",
+		Description: "It doubled its movement this turn.", Duration: oneRound}
 	// Adaptive armour: +1 AC from its plating, and resistance to the type
 	// of the last damage the bearer took, swapped as it takes damage.
-	k.adaptivePlating = &status.Def{Name: "adaptive-plating", Mods: []status.Mod{
-		{Value: "ac", Channel: value.SelfStatic, Modifier: value.Bonus("adaptive plating", 1)}}}
-	k.adaptiveResistance = &status.Def{Name: "adaptive-resistance"}
-	k.adaptiveArmour = &status.Def{Name: "adaptive-armour", Children: []*status.Def{k.adaptivePlating}, Triggers: []*engine.Trigger{{
-		Name: "adaptive armour adapts", On: []engine.EventType{p.ev.damage},
-		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{p.fx.adapt.Call(struct{}{})}}}}
+	k.adaptivePlating = &status.Def{Name: "adaptive-plating", Title: "Adaptive plating",
+		Description: "+1 to its armour class.", Mods: []status.Mod{
+			{Value: "ac", Channel: value.SelfStatic, Modifier: value.Bonus("adaptive plating", 1)}}}
+	k.adaptiveResistance = &status.Def{Name: "adaptive-resistance", Title: "Adaptive resistance",
+		Description: "Resistance to the kind of damage that last hurt it."}
+	k.adaptiveArmour = &status.Def{Name: "adaptive-armour", Title: "Adaptive armour",
+		Description: "+1 to its armour class, and resistance to the kind of damage that last hurt it, which changes as it is hurt.", Children: []*status.Def{k.adaptivePlating}, Triggers: []*engine.Trigger{{
+			Name: "adaptive armour adapts", On: []engine.EventType{p.ev.damage},
+			Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{p.fx.adapt.Call(struct{}{})}}}}
 	// Battle trance: each hit raises the trance a level (+1 to attack rolls
 	// per level, at most MaxTrance); a miss breaks it back to nothing.
-	k.tranceLevel = &status.Def{Name: "trance-level"}
-	k.battleTrance = &status.Def{Name: "battle-trance", Triggers: []*engine.Trigger{{
-		Name: "battle trance deepens", On: []engine.EventType{p.ev.attack}, Phase: engine.Completion,
-		Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{p.fx.trance.Call(struct{}{})}}}}
+	k.tranceLevel = &status.Def{Name: "trance-level", Title: "Trance level",
+		Description: "+1 to its attack rolls for each level."}
+	k.battleTrance = &status.Def{Name: "battle-trance", Title: "Battle trance",
+		Description: "Each hit deepens the trance, +1 to attack rolls a level (at most 3); a miss breaks it.", Triggers: []*engine.Trigger{{
+			Name: "battle trance deepens", On: []engine.EventType{p.ev.attack}, Phase: engine.Completion,
+			Filter: status.Watch{Subject: status.Bearer}, Effects: []engine.EffectCall{p.fx.trance.Call(struct{}{})}}}}
 
 	k.standard = []*status.Def{k.blinded, k.invisible, k.unseen, k.dodging, k.disengaging, k.dashing,
 		k.adaptiveArmour, k.adaptivePlating, k.adaptiveResistance, k.battleTrance, k.tranceLevel}
@@ -222,21 +233,21 @@ const ReactionKind = "reaction"
 func (g *State) opportunityAttack(c *engine.Ctx) error {
 	r, mover := g.Fighter(c.Reactor()), g.Fighter(c.Event().Subject)
 	if !mover.Alive {
-		c.Note("%s has no one to attack: %s is down", r.Key, mover.Key)
+		c.Note("%s has no one to attack: %s is down", r.Name, mover.Name)
 		return nil
 	}
 	a := actArgs{Action: g.p.actions.attack.Name, Actor: r.ID, Target: mover.ID, Weapon: r.meleeWeapon().Name, Reaction: true}
 	if _, err := g.prepare(a, engine.NoPlayer); err != nil {
-		c.Note("%s makes no opportunity attack: %v", r.Key, err)
+		c.Note("%s makes no opportunity attack: %v", r.Name, err)
 		return nil
 	}
 	in, answered := c.Answer(0)
 	if !answered {
 		return c.Ask(engine.Decision{Player: r.Side, Kind: ReactionKind,
-			Prompt: "The " + mover.Key + " leaves the reach of the " + r.Key, Options: mover.leaving})
+			Prompt: mover.Name + " leaves the reach of " + r.Name, Options: mover.leaving})
 	}
 	if in.Choice != 0 {
-		c.Note("%s lets %s go", r.Key, mover.Key)
+		c.Note("%s lets %s go", r.Name, mover.Name)
 		return nil
 	}
 	return g.act(c, a)

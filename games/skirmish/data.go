@@ -83,6 +83,7 @@ func (u *conditionUse) UnmarshalJSON(b []byte) error {
 type encounterFile struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
+	HowToPlay   string          `json:"howToPlay"`
 	Map         []string        `json:"map"`
 	Sides       []string        `json:"sides"`
 	Combatants  []placementFile `json:"combatants"`
@@ -93,6 +94,7 @@ type encounterFile struct {
 
 type placementFile struct {
 	ID         string         `json:"id"`
+	Name       string         `json:"name"`
 	File       string         `json:"file"`
 	Side       string         `json:"side"`
 	At         Cell           `json:"at"`
@@ -100,11 +102,13 @@ type placementFile struct {
 }
 
 type conditionDef struct {
-	Name      string          `json:"name"`
-	Duration  json.RawMessage `json:"duration"`
-	Save      *saveFile       `json:"save"`
-	Modifiers []modifierFile  `json:"modifiers"`
-	EndsWhen  []string        `json:"endsWhen"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	Duration    json.RawMessage `json:"duration"`
+	Save        *saveFile       `json:"save"`
+	Modifiers   []modifierFile  `json:"modifiers"`
+	EndsWhen    []string        `json:"endsWhen"`
 }
 
 type modifierFile struct {
@@ -136,7 +140,7 @@ const (
 // stringLimits bound every string of a skirmish file, as the schema does
 // too.
 var stringLimits = diag.StringLimits{Key: maxName, Default: maxName, Members: map[string]int{
-	"description": maxText, "$schema": maxText, "when": maxText, "file": maxText,
+	"description": maxText, "howToPlay": maxText, "notes": maxText, "$schema": maxText, "when": maxText, "file": maxText,
 }}
 
 // The most weapons a creature, and combatants, condition definitions and
@@ -444,7 +448,7 @@ func (l *loader) useConditions(r *diag.Reporter, at string, uses []conditionUse,
 
 func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile) *Definition {
 	p := l.p
-	def := &Definition{File: l.src.Path(name), Name: f.Name, Description: f.Description, Sides: f.Sides,
+	def := &Definition{File: l.src.Path(name), Name: f.Name, Description: f.Description, HowToPlay: f.HowToPlay, Sides: f.Sides,
 		RollInitiative: f.Initiative != "listed", MaxRounds: f.MaxRounds, p: p}
 	if def.MaxRounds == 0 {
 		def.MaxRounds = DefaultMaxRounds
@@ -516,7 +520,11 @@ func (l *loader) buildEncounter(r *diag.Reporter, name string, f *encounterFile)
 				r.Errorf(ptr+"/file", "%s starts with condition %q, which this encounter does not define (%s/conditions/%d)", c.File, u.Name, cr.File, j)
 			}
 		}
-		def.Placements = append(def.Placements, Placement{Key: c.ID, Creature: cr, Side: max(side, 0), At: c.At, Conditions: conditions})
+		name := c.Name
+		if name == "" {
+			name = game.Readable(c.ID)
+		}
+		def.Placements = append(def.Placements, Placement{Key: c.ID, Name: name, Creature: cr, Side: max(side, 0), At: c.At, Conditions: conditions})
 	}
 	for i, u := range used {
 		if !u {
@@ -540,7 +548,10 @@ func (l *loader) buildConditions(r *diag.Reporter, defs []conditionDef) []*statu
 			r.Errorf(ptr+"/name", "a second condition named %q", c.Name)
 		}
 		seen[c.Name] = true
-		d := &status.Def{Name: c.Name}
+		d := &status.Def{Name: c.Name, Title: c.Title, Description: c.Description}
+		if d.Title == "" {
+			d.Title = game.Readable(c.Name)
+		}
 		var dur any
 		json.Unmarshal(c.Duration, &dur)
 		switch v := dur.(type) {

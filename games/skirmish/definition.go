@@ -9,10 +9,13 @@ import (
 	"github.com/tabulagames/tabula/games/skirmish/status"
 )
 
-// Placement is a creature in an encounter: its key (the name commands and
-// logs use), side and square.
+// Placement is a creature in an encounter: its key (the id commands use),
+// its name for players, its side and its square.
 type Placement struct {
-	Key        string
+	Key string
+	// Name is what players read: the encounter's name for the combatant,
+	// or one made from its key ("goblin-1" is "Goblin 1").
+	Name       string
 	Creature   *Creature
 	Side       int
 	At         Cell
@@ -27,9 +30,11 @@ type Definition struct {
 	File        string
 	Name        string
 	Description string
-	Grid        *Grid
-	Sides       []string
-	Placements  []Placement
+	// HowToPlay tells players how the fight is played, if the file says.
+	HowToPlay  string
+	Grid       *Grid
+	Sides      []string
+	Placements []Placement
 	// RollInitiative rolls initiative; otherwise combatants act in the
 	// order they are listed.
 	RollInitiative bool
@@ -45,7 +50,7 @@ type Definition struct {
 // Info describes the encounter: its sides are the seats, all of them
 // played.
 func (d *Definition) Info() game.Info {
-	return game.Info{Pack: PackName, Name: d.Name, Description: d.Description,
+	return game.Info{Pack: PackName, Name: d.Name, Description: d.Description, HowToPlay: d.HowToPlay,
 		MinPlayers: len(d.Sides), MaxPlayers: len(d.Sides), Roles: slices.Clone(d.Sides),
 		DefaultMaxRounds: d.MaxRounds,
 		Size:             fmt.Sprintf("%d combatants on a %d×%d map", len(d.Placements), d.Grid.Width, d.Grid.Height)}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/skirmish/status"
 	"github.com/tabulagames/tabula/games/skirmish/value"
 )
@@ -138,8 +139,10 @@ type Economy struct {
 // skills, saving throws, health, equipment, action economy, position and
 // senses, conditions through the match's Book).
 type Combatant struct {
-	ID       engine.EntityID
-	Key      string
+	ID  engine.EntityID
+	Key string
+	// Name is what players call it ("Goblin 1"); Key is what commands do.
+	Name     string
 	Creature *Creature
 	Side     engine.PlayerID
 	Pos      Cell
@@ -493,9 +496,13 @@ func (g *State) AppendCanonical(b []byte) []byte {
 // newCombatant builds a combatant's components from its creature.
 func newCombatant(id engine.EntityID, p *Placement) *Combatant {
 	cr := p.Creature
-	f := &Combatant{ID: id, Key: p.Key, Creature: cr, Side: engine.PlayerID(p.Side), Pos: p.At,
+	name := p.Name
+	if name == "" {
+		name = game.Readable(p.Key)
+	}
+	f := &Combatant{ID: id, Key: p.Key, Name: name, Creature: cr, Side: engine.PlayerID(p.Side), Pos: p.At,
 		HP: cr.HP, TempHP: cr.TempHP, Alive: true,
-		leaving: []string{"Attack the " + p.Key + " as it leaves (opportunity attack)", "Let it go"}}
+		leaving: []string{"Attack " + name + " as it leaves (opportunity attack)", "Let it go"}}
 	add := func(name string, base int) *value.Value {
 		v := value.New(name, id, base)
 		f.all = append(f.all, v)

@@ -75,7 +75,7 @@ func TestHashCoversTheState(t *testing.T) {
 	}
 	// Fields that come from the definition, the same in every match of it.
 	fixed := map[string]bool{"State.Def": true, "State.p": true, "State.defs": true,
-		"Combatant.Key": true, "Combatant.Creature": true, "Combatant.leaving": true}
+		"Combatant.Key": true, "Combatant.Name": true, "Combatant.Creature": true, "Combatant.leaving": true}
 
 	base := fresh().Hash()
 	covered := map[string]bool{}

@@ -92,21 +92,21 @@ func (m *Match) Legal(seat int) []game.Command {
 		}
 		for _, t := range g.Fighters {
 			if t != f && t.Alive && Distance(f.Pos, t.Pos) <= SquareFeet {
-				add(Command{Do: "shove", Who: f.Key, Target: t.Key}, fmt.Sprintf("Shove the %s 5 ft away (athletics against its athletics or acrobatics)", t.Key))
+				add(Command{Do: "shove", Who: f.Key, Target: t.Key}, fmt.Sprintf("Shove %s 5 ft away (athletics against its athletics or acrobatics)", t.Name))
 			}
 		}
-		add(Command{Do: "dodge", Who: f.Key}, "Dodge: attacks against the "+f.Key+" have disadvantage until its next turn")
+		add(Command{Do: "dodge", Who: f.Key}, "Dodge: attacks against "+f.Name+" have disadvantage until its next turn")
 		add(Command{Do: "disengage", Who: f.Key}, "Disengage: move without provoking opportunity attacks this turn")
 		add(Command{Do: "dash", Who: f.Key}, fmt.Sprintf("Dash: %d ft more movement this turn", f.Speed.Score()))
 	}
 	for _, r := range g.reachable(f) {
-		add(Command{Do: "move", Who: f.Key, To: &r.At}, moveText(r))
+		add(Command{Do: "move", Who: f.Key, To: &r.At}, g.moveText(f, r))
 	}
-	add(Command{Do: "end", Who: f.Key}, "End the "+f.Key+"'s turn")
+	add(Command{Do: "end", Who: f.Key}, "End "+f.Name+"'s turn")
 	return out
 }
 
-// attackText says what an attack would be: "Attack the goblin with the
+// attackText says what an attack would be: "Attack Goblin 1 with the
 // shortbow (+5 to hit, 1d6+3 piercing)", with advantage or disadvantage.
 func (g *State) attackText(f, t *Combatant, w *Weapon) string {
 	x := g.aim(f, t, w, false, false)
@@ -126,22 +126,101 @@ func (g *State) attackText(f, t *Combatant, w *Weapon) string {
 		}
 		dmg = append(dmg, s+" "+comp.Type)
 	}
-	return fmt.Sprintf("Attack the %s with the %s (%s, %s)", t.Key, w.Name, roll, strings.Join(dmg, " + "))
+	return fmt.Sprintf("Attack %s with the %s (%s, %s)", t.Name, w.Name, roll, strings.Join(dmg, " + "))
 }
 
-// moveText says where a move goes, and what it provokes: "Move to (3,4),
-// provoking an opportunity attack from the goblin".
-func moveText(r Reach) string {
-	s := "Move to " + r.At.String() + " (" + strconv.Itoa(r.Feet) + " ft)"
-	if len(r.Provokes) == 0 {
-		return s
+// moveText says where a move goes, from where the combatant stands, in
+// feet and compass directions (north is up the map), with the enemies it
+// ends next to and what it provokes: "Move 10 ft north and 5 ft east,
+// next to Goblin 1, provoking an opportunity attack from Goblin 2". A way
+// round walls or creatures longer than the straight line says how long.
+func (g *State) moveText(f *Combatant, r Reach) string {
+	// Legal lists a move for every square in reach, and searching bots
+	// ask for Legal very often: one builder, no slice of names.
+	var b strings.Builder
+	b.Grow(64)
+	b.WriteString("Move ")
+	dx, dy := r.At[0]-f.Pos[0], r.At[1]-f.Pos[1]
+	writeDirection(&b, dx, dy)
+	if straight := max(abs(dx), abs(dy)) * SquareFeet; r.Feet > straight {
+		b.WriteString(" (")
+		b.WriteString(strconv.Itoa(r.Feet))
+		b.WriteString(" ft round the way)")
 	}
-	names := make([]string, len(r.Provokes))
+	near := 0
+	for _, e := range g.Fighters {
+		if e != f && e.Alive && e.Side != f.Side && Distance(r.At, e.Pos) <= SquareFeet {
+			near++
+		}
+	}
+	seen := 0
+	for _, e := range g.Fighters {
+		if e != f && e.Alive && e.Side != f.Side && Distance(r.At, e.Pos) <= SquareFeet {
+			writeListed(&b, ", next to ", seen, near, e.Name)
+			seen++
+		}
+	}
 	for i, k := range r.Provokes {
-		names[i] = "the " + k
+		name := k
+		if p := g.ByKey(k); p != nil {
+			name = p.Name
+		}
+		lead := ", provoking an opportunity attack from "
+		if len(r.Provokes) > 1 {
+			lead = ", provoking opportunity attacks from "
+		}
+		writeListed(&b, lead, i, len(r.Provokes), name)
 	}
-	if len(names) == 1 {
-		return s + ", provoking an opportunity attack from " + names[0]
+	return b.String()
+}
+
+// writeListed writes the i-th of n names as a list reads: "a", "a and b",
+// "a, b and c"; lead comes before the first.
+func writeListed(b *strings.Builder, lead string, i, n int, name string) {
+	switch {
+	case i == 0:
+		b.WriteString(lead)
+	case i == n-1:
+		b.WriteString(" and ")
+	default:
+		b.WriteString(", ")
 	}
-	return s + ", provoking opportunity attacks from " + joinAnd(names)
+	b.WriteString(name)
+}
+
+// writeDirection says a move of dx squares east and dy squares south in
+// feet and compass directions: "10 ft north", "5 ft south-west", "10 ft
+// north and 5 ft east".
+func writeDirection(b *strings.Builder, dx, dy int) {
+	ns, ew := "south", "east"
+	if dy < 0 {
+		ns = "north"
+	}
+	if dx < 0 {
+		ew = "west"
+	}
+	x, y := abs(dx)*SquareFeet, abs(dy)*SquareFeet
+	feet := func(n int, dir string) {
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(" ft ")
+		b.WriteString(dir)
+	}
+	switch {
+	case x == 0 && y == 0:
+		b.WriteString("nowhere")
+	case x == 0:
+		feet(y, ns)
+	case y == 0:
+		feet(x, ew)
+	case x == y:
+		feet(x, ns+"-"+ew)
+	case y > x:
+		feet(y, ns)
+		b.WriteString(" and ")
+		feet(x, ew)
+	default:
+		feet(x, ew)
+		b.WriteString(" and ")
+		feet(y, ns)
+	}
 }

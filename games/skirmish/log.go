@@ -166,12 +166,35 @@ func (g *State) bearer(id engine.EntityID) *Combatant {
 	return nil
 }
 
-// the names a creature for players: "the goblin".
+// the names a creature for players: "Goblin 1".
 func (m *Match) the(id engine.EntityID) string {
 	if f := m.State.Fighter(id); f != nil {
-		return "the " + f.Key
+		return f.Name
 	}
 	return m.Engine.EntityName(id)
+}
+
+// conditionTitle names a condition for players: its title ("Adaptive
+// armour"), or a name made from its id.
+func (g *State) conditionTitle(name string) string {
+	if d := g.condition(name); d != nil && d.Title != "" {
+		return d.Title
+	}
+	return game.Readable(name)
+}
+
+// sourceWords names where a term of a roll comes from for players: a
+// condition by its title, anything else as the rules name it ("dex",
+// "proficiency", "long range").
+func (g *State) sourceWords(terms []Term) []Term {
+	out := make([]Term, len(terms))
+	for i, t := range terms {
+		out[i] = t
+		if d := g.condition(t.Source); d != nil && d.Title != "" {
+			out[i].Source = d.Title
+		}
+	}
+	return out
 }
 
 // capital starts a sentence.
@@ -210,16 +233,16 @@ func (m *Match) tell(e *game.Entry, ev *engine.Event) {
 		if d.Success {
 			verdict = "saves"
 		}
-		e.Text = fmt.Sprintf("%s %s against %s (%d against DC %d)", who, verdict, d.Condition, d.Total, d.DC)
+		e.Text = fmt.Sprintf("%s %s against %s (%d against DC %d)", who, verdict, g.conditionTitle(d.Condition), d.Total, d.DC)
 		result := "failure"
 		if d.Success {
 			result = "success"
 		}
-		e.Data = rollData("save", d.Ability+" save against "+d.Condition, d.D20, d.Total, d.DC, "dc", result)
+		e.Data = g.rollData("save", d.Ability+" save against "+g.conditionTitle(d.Condition), d.D20, d.Total, d.DC, "dc", result)
 	case D20:
 		if ev.Type == p.ev.initiative {
 			e.Text = fmt.Sprintf("%s rolls %d for initiative", who, ev.Amount)
-			e.Data = rollData("initiative", "", d, ev.Amount, 0, "", "")
+			e.Data = g.rollData("initiative", "", d, ev.Amount, 0, "", "")
 		}
 	case *Damage:
 		e.Data = d
@@ -227,13 +250,14 @@ func (m *Match) tell(e *game.Entry, ev *engine.Event) {
 		if d.Parent != engine.System || d.Reason == "died" {
 			return // a part of another condition, or gone with its bearer: told with them
 		}
+		// Why a condition ended (its duration, a save, what its bearer
+		// did) is the detail's: the log tells the save or the attack.
+		// A condition is a named status a creature gains and loses, as
+		// its badge on the board shows it.
 		if ev.Type == p.ev.applied {
-			e.Text = fmt.Sprintf("%s is now %s", who, d.Status)
+			e.Text = fmt.Sprintf("%s gains %s", who, g.conditionTitle(d.Status))
 		} else {
-			e.Text = fmt.Sprintf("%s is no longer %s", who, d.Status)
-			if d.Reason != "" {
-				e.Text += " (" + d.Reason + ")"
-			}
+			e.Text = fmt.Sprintf("%s loses %s", who, g.conditionTitle(d.Status))
 		}
 	}
 	switch ev.Type {
@@ -278,9 +302,9 @@ func (m *Match) tellAct(e *game.Entry, ev *engine.Event, a *Act, who string) {
 		}
 		result := map[string]string{Hit: "hit", Crit: "critical hit", Miss: "miss", CritMiss: "critical miss"}[r.Outcome]
 		data := &AttackData{Weapon: a.Weapon, Opportunity: a.Opportunity, Dealt: a.Dealt,
-			Roll: rollData("attack", a.Weapon, r.D20, r.Total, r.AC, "ac", result)}
+			Roll: m.State.rollData("attack", a.Weapon, r.D20, r.Total, r.AC, "ac", result)}
 		for i, d := range a.Damage {
-			dd := DamageData{Dice: d.Dice, Rolls: d.Rolls, Bonus: d.Bonus, Modifiers: d.Modifiers, Rolled: d.Total, Type: d.Type, Taken: d.Total}
+			dd := DamageData{Dice: d.Dice, Rolls: d.Rolls, Bonus: d.Bonus, Modifiers: m.State.sourceWords(d.Modifiers), Rolled: d.Total, Type: d.Type, Taken: d.Total}
 			if dd.Modifiers == nil {
 				dd.Modifiers = []Term{}
 			}
@@ -296,9 +320,10 @@ func (m *Match) tellAct(e *game.Entry, ev *engine.Event, a *Act, who string) {
 	case "move":
 		if a.End != nil {
 			e.At = a.End.String()
-			e.Text = fmt.Sprintf("%s moves to %s", who, a.End)
+			feet := (slices.Index(a.Path, *a.End) + 1) * SquareFeet
+			e.Text = fmt.Sprintf("%s moves %d ft", who, feet)
 			if a.Partial {
-				e.Text = fmt.Sprintf("%s stops on %s", who, a.End)
+				e.Text = fmt.Sprintf("%s stops after %d ft", who, feet)
 			}
 		}
 	case "shove":
@@ -307,12 +332,12 @@ func (m *Match) tellAct(e *game.Entry, ev *engine.Event, a *Act, who string) {
 			return
 		}
 		data := &ShoveData{Won: c.Won, Pushed: a.Pushed,
-			Shover:   rollData("check", "athletics", c.Attacker, c.AttackerTotal, c.DefenderTotal, "contest", winLoss(c.Won)),
-			Defender: rollData("check", c.DefenderSkill, c.Defender, c.DefenderTotal, c.AttackerTotal, "contest", winLoss(!c.Won))}
+			Shover:   m.State.rollData("check", "athletics", c.Attacker, c.AttackerTotal, c.DefenderTotal, "contest", winLoss(c.Won)),
+			Defender: m.State.rollData("check", c.DefenderSkill, c.Defender, c.DefenderTotal, c.AttackerTotal, "contest", winLoss(!c.Won))}
 		e.Data = data
 		switch {
 		case a.Pushed != nil:
-			e.Text = fmt.Sprintf("%s shoves %s to %s (%d against %d)", who, whom, a.Pushed, c.AttackerTotal, c.DefenderTotal)
+			e.Text = fmt.Sprintf("%s shoves %s 5 ft back (%d against %d)", who, whom, c.AttackerTotal, c.DefenderTotal)
 		case c.Won:
 			e.Text = fmt.Sprintf("%s shoves %s, who does not budge (%d against %d)", who, whom, c.AttackerTotal, c.DefenderTotal)
 		default:
@@ -336,9 +361,9 @@ func winLoss(won bool) string {
 
 // rollData tells a d20 roll: the dice, the terms of its bonus, the total
 // against what it had to reach, and the result.
-func rollData(kind, what string, d D20, total, against int, againstWhat, result string) RollData {
+func (g *State) rollData(kind, what string, d D20, total, against int, againstWhat, result string) RollData {
 	r := RollData{Kind: kind, For: what, Dice: d.Dice, Kept: d.Natural, Advantage: strings.ToLower(d.Advantage),
-		Modifiers: d.Modifiers, Bonus: total - d.Natural, Total: total, Against: against, AgainstWhat: againstWhat, Result: result}
+		Modifiers: g.sourceWords(d.Modifiers), Bonus: total - d.Natural, Total: total, Against: against, AgainstWhat: againstWhat, Result: result}
 	if r.Modifiers == nil {
 		r.Modifiers = []Term{}
 	}
@@ -365,7 +390,7 @@ func (m *Match) cancelText(ev *engine.Event) string {
 		if d.Reason == "" {
 			return capital(who) + " stops"
 		}
-		return capital(who) + " stops on " + d.From.String() + ": " + d.Reason
+		return capital(who) + " stops: " + d.Reason
 	}
 	return ""
 }

@@ -50,7 +50,7 @@ func TestAttackEntry(t *testing.T) {
 	// The invisible rogue's attack: 6 and 17 with advantage; its
 	// shortsword's d6 rolls 2.
 	m := fight(t, "invisible-rogue.encounter.json", []int{6, 17, 2}, Command{Do: "attack", Who: "rogue", Target: "goblin"})
-	e := entry(t, m, "The rogue hits the goblin with the shortsword: 5 damage")
+	e := entry(t, m, "Rogue hits Goblin with the shortsword: 5 damage")
 	if e.Subject != "rogue" || e.Target != "goblin" || e.Amount != 5 || e.At != "(2,1)" || e.Type != "ATTACK" || e.Seat != 0 {
 		t.Errorf("entry %+v", e)
 	}
@@ -63,7 +63,7 @@ func TestAttackEntry(t *testing.T) {
 		r.AgainstWhat != "ac" || r.Result != "hit" || r.Bonus != 5 {
 		t.Errorf("roll %+v", r)
 	}
-	for _, want := range []Term{{Source: "dex", Bonus: 3}, {Source: "proficiency", Bonus: 2}, {Source: "unseen", Channel: "self_static", Effect: "advantage"}} {
+	for _, want := range []Term{{Source: "dex", Bonus: 3}, {Source: "proficiency", Bonus: 2}, {Source: "Unseen", Channel: "self_static", Effect: "advantage"}} {
 		if !hasTerm(r.Modifiers, want) {
 			t.Errorf("no term %+v in %+v", want, r.Modifiers)
 		}
@@ -83,8 +83,8 @@ func TestAttackEntry(t *testing.T) {
 func TestTargetChannelsInTheRoll(t *testing.T) {
 	m := fight(t, "walk-away.encounter.json", []int{18, 5},
 		Command{Do: "dodge", Who: "fighter"}, Command{Do: "end"}, Command{Do: "attack", Who: "goblin", Target: "fighter"})
-	r := entry(t, m, "The goblin misses the fighter").Data.(*AttackData).Roll
-	if !hasTerm(r.Modifiers, Term{Source: "dodging", Channel: "to_target_contextual", Effect: "disadvantage"}) ||
+	r := entry(t, m, "Goblin misses Fighter with the scimitar").Data.(*AttackData).Roll
+	if !hasTerm(r.Modifiers, Term{Source: "Dodging", Channel: "to_target_contextual", Effect: "disadvantage"}) ||
 		r.Advantage != "disadvantage" || r.Kept != 5 || r.Result != "miss" {
 		t.Errorf("roll %+v", r)
 	}
@@ -96,7 +96,7 @@ func TestResistedDamageEntry(t *testing.T) {
 		Command{Do: "attack", Who: "imp", Target: "fighter"}, Command{Do: "end"},
 		Command{Do: "attack", Who: "fighter", Target: "imp"}, Command{Do: "end"},
 		Command{Do: "attack", Who: "imp", Target: "fighter"})
-	a := entry(t, m, "The imp hits the fighter with the flame claw: 3 damage").Data.(*AttackData)
+	a := entry(t, m, "Imp hits Fighter with the flame claw: 3 damage").Data.(*AttackData)
 	if d := a.Damage[0]; d.Rolled != 6 || d.Taken != 3 || d.Resistance != "resistance" || d.Type != "fire" {
 		t.Errorf("damage %+v", d)
 	}
@@ -105,13 +105,13 @@ func TestResistedDamageEntry(t *testing.T) {
 // Saving throws and initiative are rolls too, told with their terms.
 func TestSaveAndInitiativeEntries(t *testing.T) {
 	m := fight(t, "duel.encounter.json", []int{5, 14, 16, 2}, Command{Do: "attack", Who: "fighter", Target: "goblin"})
-	r := entry(t, m, "The fighter fails its save against cursed (6 against DC 12)").Data.(RollData)
+	r := entry(t, m, "Fighter fails its save against Cursed (6 against DC 12)").Data.(RollData)
 	if r.Kind != "save" || r.Kept != 5 || r.Total != 6 || r.Against != 12 || r.AgainstWhat != "dc" || r.Result != "failure" ||
 		!hasTerm(r.Modifiers, Term{Source: "wis", Bonus: 1}) {
 		t.Errorf("save %+v", r)
 	}
 	m = fight(t, "ambush.encounter.json", nil)
-	r = entry(t, m, "The rogue rolls").Data.(RollData)
+	r = entry(t, m, "Rogue rolls").Data.(RollData)
 	if r.Kind != "initiative" || r.Total != r.Kept+3 || !hasTerm(r.Modifiers, Term{Source: "dex", Bonus: 3}) {
 		t.Errorf("initiative %+v", r)
 	}
@@ -139,15 +139,15 @@ func TestParseAndText(t *testing.T) {
 			t.Errorf("%q: %s, %v", tc.line, got, err)
 		}
 	}
-	if text := m.Text(0); !strings.Contains(text, "A fighter    heroes   HP 13/13 AC 16 at (2,2)") ||
-		!strings.Contains(text, "The fighter's turn (heroes (Ann)), round 1: action, 30 ft.") {
+	if text := m.Text(0); !strings.Contains(text, "A Fighter      heroes   HP 13/13 AC 16") ||
+		!strings.Contains(text, "Fighter's turn (heroes (Ann)), round 1: action, 30 ft.") {
 		t.Errorf("text:\n%s", text)
 	}
 	cmd, _ := m.ParseCommand(0, "move 0 2")
 	if err := m.Apply(0, cmd); err != nil {
 		t.Fatal(err)
 	}
-	if text := m.Text(1); !strings.Contains(text, "The fighter leaves the reach of the goblin. Attack (yes) or let it go (no)?") {
+	if text := m.Text(1); !strings.Contains(text, "Fighter leaves the reach of Goblin.") {
 		t.Errorf("text:\n%s", text)
 	}
 	if got, err := m.ParseCommand(1, "no"); err != nil || string(got) != `{"do":"reaction","take":false}` {
@@ -194,7 +194,7 @@ func TestFightOverIsToldLast(t *testing.T) {
 	before := m.LogLen()
 	do(t, m, Command{Do: "attack", Who: "goblin", Target: "rogue"})
 	want := []string{
-		"The goblin critically hits the rogue with the scimitar: 14 damage, and it goes down",
+		"Goblin critically hits Rogue with the scimitar: 14 damage, and it goes down",
 		"The fight is over: goblins (Bob) are the last standing",
 	}
 	for _, from := range []int{0, before} {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -131,7 +132,7 @@ func (m *Match) reaction() (engine.Decision, bool) {
 func (m *Match) answer(seat engine.PlayerID, d engine.Decision, cmd Command) error {
 	key, who := "", "the creature"
 	if r := m.reactor(); r != nil {
-		key, who = r.Key, "the "+r.Key
+		key, who = r.Key, r.Name
 	}
 	switch {
 	case cmd.Do != "reaction":
@@ -229,7 +230,7 @@ func (m *Match) command(cmd Command, seat engine.PlayerID) (engine.EffectCall, e
 	}
 	if cmd.Who == "" && seat != engine.NoPlayer {
 		if cur := g.Current(); cur != nil && cur.Side != seat {
-			return none, 0, engine.Rejectf("it is the %s's turn (%s), not %s's", cur.Key, m.sideLabel(cur.Side), m.sideLabel(seat))
+			return none, 0, engine.Rejectf("it is %s's turn (%s), not %s's", cur.Name, m.sideLabel(cur.Side), m.sideLabel(seat))
 		}
 	}
 	f, err := m.fighter(cmd.Who, "who")
@@ -260,7 +261,7 @@ func (m *Match) command(cmd Command, seat engine.PlayerID) (engine.EffectCall, e
 		}
 		a.Path = g.pathFor(f, *cmd.To)
 		if a.Path == nil {
-			return none, 0, engine.Rejectf("%s finds no way to %s", f.Key, *cmd.To)
+			return none, 0, engine.Rejectf("%s finds no way there", f.Name)
 		}
 	}
 	if _, err := g.prepare(a, seat); err != nil {
@@ -343,6 +344,47 @@ func (m *Match) Outcome() game.Outcome {
 		o.Reason = m.sideLabel(g.Winner) + " are the last standing"
 	}
 	return o
+}
+
+// Standings rank the sides (game.Ranker): the winner first, then by the
+// creatures still standing and their hit points; with the damage each
+// side dealt and the creatures it knocked out.
+func (m *Match) Standings() game.Standings {
+	g := m.State
+	type side struct{ standing, total, hp, maxHP, dealt, downed int }
+	sides := make([]side, len(m.def.Sides))
+	for _, f := range g.Fighters {
+		s := &sides[f.Side]
+		s.total++
+		s.maxHP += f.MaxHP.Score()
+		s.dealt += f.Dealt
+		s.downed += f.KnockOuts
+		if f.Alive {
+			s.standing++
+			s.hp += f.HP
+		}
+	}
+	won := func(i int) int {
+		if g.Over && int(g.Winner) == i {
+			return 1
+		}
+		return 0
+	}
+	st := game.Rank(len(sides), func(a, b int) int {
+		if d := won(b) - won(a); d != 0 {
+			return d
+		}
+		if d := sides[b].standing - sides[a].standing; d != 0 {
+			return d
+		}
+		return sides[b].hp - sides[a].hp
+	}, func(i int) []string {
+		s := sides[i]
+		return []string{fmt.Sprintf("%d of %d", s.standing, s.total), fmt.Sprintf("%d of %d", s.hp, s.maxHP),
+			strconv.Itoa(s.dealt), strconv.Itoa(s.downed)}
+	}, func(i int) string { return m.def.Sides[i] })
+	st.Figures = []string{"creatures standing", "hit points left", "damage dealt", "enemies downed"}
+	return st
 }
 
 // Tally counts, per combatant, the attacks it made, the damage it dealt

@@ -52,6 +52,10 @@ func TestInfo(t *testing.T) {
 	want := game.Info{Pack: "skirmish", Name: "Goblin ambush at the ruined gate",
 		Description: "Three heroes, one of them invisible, walk into three goblins, an ember imp and a skeleton at a ruined gate.",
 		MinPlayers:  2, MaxPlayers: 2, Roles: []string{"heroes", "goblins"}, DefaultMaxRounds: 30, Size: "8 combatants on a 14×9 map"}
+	if !strings.HasPrefix(info.HowToPlay, "Each side is one player.") || !strings.HasSuffix(info.HowToPlay, "or in a draw after 30 rounds.") {
+		t.Errorf("how to play: %q", info.HowToPlay)
+	}
+	info.HowToPlay = ""
 	if got, want := must(json.Marshal(info)), must(json.Marshal(want)); !bytes.Equal(got, want) {
 		t.Errorf("info %s\nwant %s", got, want)
 	}
@@ -176,7 +180,7 @@ func TestReactionIsAskedOfTheReactingSide(t *testing.T) {
 			t.Errorf("a command of the mover's side while the goblins decide: %v", err)
 		}
 		legal := m.Legal(goblin)
-		if len(legal) != 2 || legal[0].Text != "Attack the fighter as it leaves (opportunity attack)" || legal[1].Text != "Let it go" {
+		if len(legal) != 2 || legal[0].Text != "Attack Fighter as it leaves (opportunity attack)" || legal[1].Text != "Let it go" {
 			t.Fatalf("the goblins may play %v", legal)
 		}
 		v := m.View(goblin).(*View)
@@ -201,7 +205,7 @@ func TestReactionIsAskedOfTheReactingSide(t *testing.T) {
 		if w := m.Waiting(); !slices.Equal(w, []int{seatOf(m, "fighter")}) {
 			t.Errorf("after the answer, waiting for %v", w)
 		}
-		if !slices.ContainsFunc(m.Log(game.Spectator, 0), func(e game.Entry) bool { return e.Text == "Goblin lets fighter go" }) {
+		if !slices.ContainsFunc(m.Log(game.Spectator, 0), func(e game.Entry) bool { return e.Text == "Goblin lets Fighter go" }) {
 			t.Error("the log does not say the goblin let the fighter go")
 		}
 	})

@@ -103,7 +103,7 @@ func (p *Pack) RunScenario(path string, data []byte) *scenario.Result {
 		switch {
 		case step.Reject != "" && err == nil:
 			res.Failf("command %d (%s) was accepted; it should be rejected for %q", i+1, step.Do, step.Reject)
-		case step.Reject != "" && !strings.Contains(err.Error(), step.Reject):
+		case step.Reject != "" && !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(step.Reject)):
 			res.Failf("command %d (%s): %v; want a rejection for %q", i+1, step.Do, err, step.Reject)
 		case step.Reject == "" && err != nil:
 			res.Failf("command %d (%s): %v", i+1, step.Do, err)

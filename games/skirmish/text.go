@@ -11,7 +11,8 @@ import (
 )
 
 // Text draws the fight for a terminal (game.Texter): the map with a letter
-// per creature, the creatures, and what the seat is asked for.
+// per creature, the creatures, and whose turn it is. What the seat may
+// play is listed by the terminal, from Legal.
 func (m *Match) Text(seat int) string {
 	g := m.State
 	var b strings.Builder
@@ -22,12 +23,12 @@ func (m *Match) Text(seat int) string {
 	case g.Over:
 		fmt.Fprintf(&b, "%s win in round %d.\n", m.sideLabel(g.Winner), g.Round)
 	case asked && int(d.Player) == seat:
-		fmt.Fprintf(&b, "%s. Attack (yes) or let it go (no)?\n", d.Prompt)
+		fmt.Fprintf(&b, "%s.\n", d.Prompt)
 	case asked:
 		fmt.Fprintf(&b, "Waiting for %s: %s.\n", m.sideLabel(d.Player), d.Prompt)
 	case g.Current() != nil:
 		f := g.Current()
-		fmt.Fprintf(&b, "The %s's turn (%s), round %d: %s.\n", f.Key, m.sideLabel(f.Side), g.Round, economy(f))
+		fmt.Fprintf(&b, "%s's turn (%s), round %d: %s.\n", f.Name, m.sideLabel(f.Side), g.Round, economy(f))
 	}
 	return b.String()
 }
@@ -48,8 +49,14 @@ func (m *Match) board() string {
 		if !f.Alive {
 			state = "down"
 		}
-		fmt.Fprintf(&b, "  %c %-10s %-8s %s AC %d at %s", symbol(i), f.Key, g.Def.Sides[f.Side], state, f.AC.Score(), f.Pos)
-		if cs := g.Conditions(f.ID); len(cs) > 0 {
+		fmt.Fprintf(&b, "  %c %-12s %-8s %s AC %d", symbol(i), f.Name, g.Def.Sides[f.Side], state, f.AC.Score())
+		var cs []string
+		for _, s := range g.book.Of(f.ID) {
+			if g.book.Get(s.Parent) == nil { // a part of another is told with it
+				cs = append(cs, s.Def.Title)
+			}
+		}
+		if len(cs) > 0 {
 			fmt.Fprintf(&b, " [%s]", strings.Join(cs, ", "))
 		}
 		b.WriteByte('\n')

@@ -149,7 +149,7 @@ func (g *State) mayEnd(who engine.EntityID, seat engine.PlayerID) error {
 	case cur == nil:
 		return engine.Rejectf("the encounter has not started")
 	case who == engine.System && cur.Alive:
-		return engine.Rejectf("%s is still standing", cur.Key)
+		return engine.Rejectf("%s is still standing", cur.Name)
 	case who == engine.System:
 		return nil
 	}

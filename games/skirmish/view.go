@@ -1,6 +1,7 @@
 package skirmish
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/tabulagames/tabula/engine"
@@ -44,10 +45,13 @@ type SideView struct {
 	Player string `json:"player"`
 }
 
-// CombatantView is a combatant as everyone sees it.
+// CombatantView is a combatant as everyone sees it: Key is its id, which
+// commands use; Name what players call it ("Goblin 1"), CreatureName the
+// kind of creature it is ("Goblin").
 type CombatantView struct {
-	Key  string `json:"key"`
-	Name string `json:"name"`
+	Key          string `json:"key"`
+	Name         string `json:"name"`
+	CreatureName string `json:"creatureName"`
 	// Side is the side's name, Seat its seat.
 	Side  string `json:"side"`
 	Seat  int    `json:"seat"`
@@ -68,16 +72,24 @@ type CombatantView struct {
 	Turn bool `json:"turn"`
 }
 
-// ConditionView is a condition on a combatant.
+// ConditionView is a condition on a combatant: ID is its name in files
+// ("adaptive-armour"); Title what players call it ("Adaptive armour") and
+// Description what it does, for a page to show on hover or tap.
 type ConditionView struct {
-	Name string `json:"name"`
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
 	// Duration is permanent, rounds, until-long-rest or on-condition;
 	// RoundsLeft the turns of its bearer it still lasts (for rounds).
-	Duration   string `json:"duration"`
-	RoundsLeft int    `json:"roundsLeft,omitempty"`
+	// DurationText says it in players' words ("2 more turns").
+	Duration     string `json:"duration"`
+	RoundsLeft   int    `json:"roundsLeft,omitempty"`
+	DurationText string `json:"durationText"`
 	// Save is the saving throw that may end it at the start of its
-	// bearer's turns ("wis DC 12").
-	Save string `json:"save,omitempty"`
+	// bearer's turns ("wis DC 12"); SaveText says it in players' words
+	// ("a Wisdom save, DC 12, ends it").
+	Save     string `json:"save,omitempty"`
+	SaveText string `json:"saveText,omitempty"`
 	// Level is a level (a battle trance at 2); Parent the condition that
 	// owns this one.
 	Level  int    `json:"level,omitempty"`
@@ -86,16 +98,20 @@ type ConditionView struct {
 
 // TurnView is the combatant whose turn it is and what it has left.
 type TurnView struct {
-	Key string `json:"key"`
+	Key  string `json:"key"`
+	Name string `json:"name"`
 	Economy
 }
 
 // ReactionView is a reaction a side is asked for.
 type ReactionView struct {
-	// Who may react; Mover is the creature leaving its reach.
-	Who    string `json:"who"`
-	Mover  string `json:"mover"`
-	Prompt string `json:"prompt"`
+	// Who may react; Mover is the creature leaving its reach (their
+	// keys, and their names for players).
+	Who       string `json:"who"`
+	Mover     string `json:"mover"`
+	WhoName   string `json:"whoName"`
+	MoverName string `json:"moverName"`
+	Prompt    string `json:"prompt"`
 	// Options are the answers, in the order Legal lists them: take it,
 	// let it go.
 	Options []string `json:"options"`
@@ -125,16 +141,21 @@ func (m *Match) View(seat int) any {
 		cur = nil
 	}
 	for _, f := range g.Fighters {
-		c := CombatantView{Key: f.Key, Name: f.Creature.Name, Side: m.def.Sides[f.Side], Seat: int(f.Side), At: f.Pos,
+		c := CombatantView{Key: f.Key, Name: f.Name, CreatureName: f.Creature.Name, Side: m.def.Sides[f.Side], Seat: int(f.Side), At: f.Pos,
 			Alive: f.Alive, HP: f.HP, MaxHP: f.MaxHP.Score(), TempHP: f.TempHP, AC: f.AC.Score(), Speed: f.Speed.Score(),
 			Initiative: f.Initiative, Reactions: f.Economy.Reactions, Turn: f == cur, Conditions: []ConditionView{}}
 		for _, s := range g.book.Of(f.ID) {
-			cv := ConditionView{Name: s.Def.Name, Duration: durationNames[s.Duration.Kind], Level: s.Stacks}
+			cv := ConditionView{ID: s.Def.Name, Title: s.Def.Title, Description: s.Def.Description,
+				Duration: durationNames[s.Duration.Kind], DurationText: durationText(s), Level: s.Stacks}
+			if cv.Title == "" {
+				cv.Title = game.Readable(s.Def.Name)
+			}
 			if s.Duration.Kind == status.Rounds {
 				cv.RoundsLeft = s.Remaining
 			}
 			if s.Save.DC > 0 {
 				cv.Save = s.Save.Ability + " DC " + strconv.Itoa(s.Save.DC)
+				cv.SaveText = fmt.Sprintf("a %s save, DC %d, at the start of its turn ends it", abilityWords[s.Save.Ability], s.Save.DC)
 			}
 			if p := g.book.Get(s.Parent); p != nil {
 				cv.Parent = p.Def.Name
@@ -145,7 +166,7 @@ func (m *Match) View(seat int) any {
 	}
 	reaction, asked := m.reaction()
 	if cur != nil {
-		v.Turn = &TurnView{Key: cur.Key, Economy: cur.Economy}
+		v.Turn = &TurnView{Key: cur.Key, Name: cur.Name, Economy: cur.Economy}
 		if !asked && int(cur.Side) == seat {
 			v.Reachable = g.reachable(cur)
 		}
@@ -153,12 +174,32 @@ func (m *Match) View(seat int) any {
 	if asked && int(reaction.Player) == seat {
 		rv := &ReactionView{Prompt: reaction.Prompt, Options: reaction.Options}
 		if r := m.reactor(); r != nil {
-			rv.Who = r.Key
+			rv.Who, rv.WhoName = r.Key, r.Name
 		}
 		if mover := g.Current(); mover != nil {
-			rv.Mover = mover.Key
+			rv.Mover, rv.MoverName = mover.Key, mover.Name
 		}
 		v.Reaction = rv
 	}
 	return v
+}
+
+// abilityWords name the abilities for players.
+var abilityWords = map[string]string{"str": "Strength", "dex": "Dexterity", "con": "Constitution",
+	"int": "Intelligence", "wis": "Wisdom", "cha": "Charisma"}
+
+// durationText says how long a condition lasts, in players' words.
+func durationText(s *status.Status) string {
+	switch s.Duration.Kind {
+	case status.Rounds:
+		if s.Remaining == 1 {
+			return "for 1 more turn"
+		}
+		return fmt.Sprintf("for %d more turns", s.Remaining)
+	case status.UntilLongRest:
+		return "until a long rest"
+	case status.OnCondition:
+		return "until something ends it"
+	}
+	return "for the whole fight"
 }

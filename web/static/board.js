@@ -9,8 +9,11 @@ const PAD = 60;
 const TOKEN_R = 11;
 
 export class BoardView {
-  constructor(drawing, players) {
+  // designer shows, on hover, each space's id and events (the editor);
+  // players see its name only.
+  constructor(drawing, players, { designer = false } = {}) {
     this.drawing = drawing;
+    this.designer = designer;
     this.render = drawing.render || {};
     this.byID = new Map();
     this.tokens = new Map();
@@ -73,7 +76,7 @@ export class BoardView {
     for (const { space, x, y, r } of this.byID.values()) {
       const v = space.visual || {};
       const g = svg("g", { class: "space", "data-space": space.id, "aria-label": space.name || space.id },
-        svg("title", {}, spaceTitle(space)),
+        svg("title", {}, spaceTitle(space, this.designer)),
         svg("circle", { cx: x, cy: y, r, fill: v.Color || "#f4f4f4",
           stroke: v.BorderColor || defaults.borderColor || "#333", "stroke-width": v.BorderWidth || defaults.borderWidth || 2 }));
       const { lines, size } = fitName(space.name || space.id, r);
@@ -272,7 +275,10 @@ export function fitName(name, r) {
   return { lines, size: Math.max(6, size) };
 }
 
-function spaceTitle(space) {
+// spaceTitle is what hovering a space tells: its name; to a designer, its
+// id and its events too.
+function spaceTitle(space, designer) {
+  if (!designer) return space.name || space.id;
   const lines = [`${space.name} (${space.id})`];
   for (const e of space.events) lines.push(`${e.trigger} → ${e.action} (${e.priority})`);
   return lines.join("\n");

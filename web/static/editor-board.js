@@ -9,7 +9,7 @@ import { moveButtons } from "./editor-rules.js";
 
 // The members that make a board without "metadata" the flat v2 format, as
 // the loader tells it (games/party/load_v2.go).
-const v2Top = ["version", "name", "author", "description", "created", "modified", "tags", "gameEngine", "renderConfig", "requiredPlugins"];
+const v2Top = ["version", "name", "author", "description", "howToPlay", "notes", "created", "modified", "tags", "gameEngine", "renderConfig", "requiredPlugins"];
 const v2Rules = ["minPlayers", "maxPlayers", "startingPositions", "recommendedPlayers"];
 
 // isV2 reports whether a board is in the flat v2 format: no metadata, and
@@ -326,7 +326,8 @@ function tileForm(ed, tiles, t, i) {
 // --- the game's own settings ---
 
 // gamePanel edits a rule book's name, players and declared events, or a
-// party board's name and description.
+// party board's name and description; both, what players read of how to
+// play, and the designer's notes.
 export function gamePanel(ed) {
   const doc = ed.doc;
   const set = (obj, key) => (v) => {
@@ -339,7 +340,9 @@ export function gamePanel(ed) {
     const meta = sh.meta();
     return h("div", { class: "panel" }, h("div", { class: "fields" },
       field({ name: "name", type: "text" }, meta.name, set(meta, "name"), sh.metaPtr + "/name"),
-      field({ name: "description", type: "text" }, meta.description, set(meta, "description"), sh.metaPtr + "/description"),
+      field({ name: "description", type: "text", doc: "what the board is, for players choosing a game" }, meta.description, set(meta, "description"), sh.metaPtr + "/description"),
+      field({ name: "how to play", type: "text", doc: "for players: the goal, a turn, what ends it" }, meta.howToPlay, set(meta, "howToPlay"), sh.metaPtr + "/howToPlay"),
+      field({ name: "notes", type: "text", doc: "yours: players never see them" }, meta.notes, set(meta, "notes"), sh.metaPtr + "/notes"),
       field({ name: "author", type: "text" }, meta.author, set(meta, "author"), sh.metaPtr + "/author")),
     h("p", { class: "hint" }, "Rules of play (players, dice, winning) are edited in the Source tab."));
   }
@@ -363,7 +366,9 @@ export function gamePanel(ed) {
   return h("div", { class: "panel" },
     h("div", { class: "fields" },
       field({ name: "name", type: "text" }, doc.name, set(doc, "name"), "/name"),
-      field({ name: "description", type: "text" }, doc.description, set(doc, "description"), "/description"),
+      field({ name: "description", type: "text", doc: "what the game is, for players choosing one" }, doc.description, set(doc, "description"), "/description"),
+      field({ name: "how to play", type: "text", doc: "for players: the goal, a turn, what ends it" }, doc.howToPlay, set(doc, "howToPlay"), "/howToPlay"),
+      field({ name: "notes", type: "text", doc: "yours: players never see them" }, doc.notes, set(doc, "notes"), "/notes"),
       field({ name: "min players", type: "count", default: 2 }, p.min, setIn(["players"], "min"), "/players/min"),
       field({ name: "max players", type: "count", default: 6 }, p.max, setIn(["players"], "max"), "/players/max"),
       field({ name: "start tile", type: "tile", doc: "default: the first tile" }, start.tile, setIn(["players", "start"], "tile"), "/players/start/tile", ctx),

@@ -314,7 +314,7 @@ class Editor {
     if (this.kind === "rulebook") {
       const tiles = this.doc.board?.tiles || [];
       if (!this.board) {
-        this.board = new TileBoardView(tiles, { selected: this.selected, onPick: (id) => this.select(id), onMove: () => this.changed(false) });
+        this.board = new TileBoardView(tiles, { designer: true, selected: this.selected, onPick: (id) => this.select(id), onMove: () => this.changed(false) });
         this.boardEl.replaceChildren(this.board.el);
       } else {
         this.board.setTiles(tiles);
@@ -328,7 +328,7 @@ class Editor {
       this.boardEl.replaceChildren(h("p", { class: "hint" }, "No spaces yet."));
       return;
     }
-    const view = new BoardView(drawing, []);
+    const view = new BoardView(drawing, [], { designer: true });
     this.boardEl.replaceChildren(view.el);
     this.partyDragging(view);
     for (const g of view.el.querySelectorAll(".space")) {

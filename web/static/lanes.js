@@ -26,6 +26,10 @@ export class LanesPlay {
     this.root = h("div", { class: "lanes", id: "lanes", tabindex: "-1", onclick: (e) => this.clicked(e) });
     this.statusEl = h("p", { class: "lanes-status", id: "lanes-status" });
     this.sayEl = h("p", { id: "lanes-prompt", "aria-live": "polite" });
+    // The legend of the stat pictures on drones and ship sections.
+    this.legendEl = h("p", { class: "hint lanes-legend", id: "lanes-legend" }, "On drones and sections: ",
+      icon("atk", "attack", ""), "attack · ", icon("hull", "hull", ""), "hull · ", icon("sh", "shields", ""), "shields · ",
+      icon("spd", "speed", ""), "speed. A drone's hull at 0 destroys it; shields take damage first and come back each round.");
     this.fx = new LaneEffects(this.root, this.kinds);
     // Whether the keyboard is on the board or its controls: a redraw then
     // keeps it there.
@@ -43,7 +47,7 @@ export class LanesPlay {
   async show(state, animate) {
     const page = this.page;
     const v = state.view;
-    if (!page.boardEl.contains(this.root)) page.boardEl.replaceChildren(this.statusEl, this.root);
+    if (!page.boardEl.contains(this.root)) page.boardEl.replaceChildren(this.statusEl, this.root, this.legendEl);
     this.picked = [];
     this.waiting = false;
     this.legal = state.legal || [];

@@ -174,7 +174,9 @@ class Lobby {
     li.append(...[title,
       g.preview ? h("img", { class: "preview", src: g.preview, alt: "", loading: "lazy" }) : null,
       h("p", { class: "meta" }, playersText(g), g.size ? ` · ${g.size}` : "", g.source === "saved" ? " · saved by a player" : g.source === "folder" ? " · from the server's folder" : ""),
-      g.description ? h("p", { class: "description" }, g.description) : null, actions].filter(Boolean));
+      g.description ? h("p", { class: "description" }, g.description) : null,
+      g.howToPlay ? h("details", { class: "how-to-play" }, h("summary", {}, "How to play"), h("p", {}, g.howToPlay)) : null,
+      actions].filter(Boolean));
     return li;
   }
 

@@ -10,6 +10,8 @@ import { SkirmishPlay } from "./skirmish.js";
 import { GenericPlay } from "./generic.js";
 import { PiecesPlay } from "./pieces.js";
 import { MatchState } from "./delta.js";
+import { endScreen } from "./end.js";
+import { howToPlay } from "./howto.js";
 import { Chat } from "./chat.js";
 import { Handover } from "./handover.js";
 import { UndoControl } from "./undo.js";
@@ -111,6 +113,8 @@ class MatchPage {
     } });
     this.toast = h("p", { class: "toast", id: "toast", role: "alert" });
     this.dialog = h("dialog", { id: "prompt", "aria-labelledby": "prompt-title" });
+    const how = howToPlay(this.info, this.summary.boardName);
+    this.header.insertBefore(how.button, this.conn);
     const bar = h("div", { class: "action-bar", id: "action-bar" }, this.turnEl, this.controls, this.toast);
     // What is scrolled into view (a control tabbed to, a lane to tap)
     // stops above the bar, not under it.
@@ -128,7 +132,7 @@ class MatchPage {
             h("p", { class: "details-switch" }, this.detailsToggle, h("label", { for: "details" }, " details for game designers")),
             this.logEl),
           this.chat.el)),
-      this.dialog);
+      this.dialog, how.panel);
     this.handover = new Handover(this);
   }
 
@@ -271,6 +275,7 @@ class MatchPage {
 
   async show(msg, animate) {
     if (msg.match) this.summary = msg.match;
+    if (msg.standings) this.standings = msg.standings;
     this.you = msg.you;
     this.legal = msg.legal || [];
     this.deadline = msg.deadline || 0;
@@ -354,19 +359,13 @@ class MatchPage {
     }
     this.logEl.querySelector(".not-yet")?.remove();
     el.classList.add("compact");
+    if (s.status === "finished") {
+      // The end screen: the ranking, play again, the replay (end.js).
+      el.append(endScreen(this, this.standings));
+      return;
+    }
     const parts = [];
     if (this.you < 0) parts.push(h("span", { class: "badge" }, "watching"), " ");
-    if (s.status === "finished") {
-      parts.push(h("strong", { id: "result" }, this.renderer.resultText?.(this.view) || `Game over: ${s.result || "no winner"}`), " ",
-        h("a", { href: `/m/${this.id}?replay`, id: "replay-link" }, "Watch the replay"));
-      if (s.next) {
-        const mine = this.you >= 0 || this.secrets.owner;
-        parts.push(" ", h("a", { href: `/m/${s.next}`, id: "rematch-link", class: "button primary", onclick: () => this.carrySecrets(s.next) },
-          mine ? "Join the rematch" : "Watch the rematch"));
-      } else if (this.you >= 0 || this.secrets.owner) {
-        parts.push(" ", h("button", { type: "button", id: "rematch", class: "primary", onclick: (e) => this.rematch(e.target) }, "Play again"));
-      }
-    }
     if (s.status === "playing") {
       parts.push(h("span", { class: "badge live" }, "playing"), " ");
       if (s.turnLimit) parts.push(h("span", { class: "hint" }, `${fmtLimit(s.turnLimit)} a move`), " ");

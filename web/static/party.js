@@ -63,24 +63,19 @@ export class PartyPlay extends GenericPlay {
     const page = this.page;
     page.playersEl.replaceChildren(...v.players.map((p) => {
       const seat = page.summary.seats[p.seat] || {};
-      const stats = Object.entries(p.stats || {}).map(([k, n]) => `${k}: ${n}`).join(", ");
-      const effects = (p.effects || []).map((e) => `${e.kind.replaceAll("_", " ").toLowerCase()} (${e.left} left)`).join(", ");
+      const stats = (p.statList || []).map((s) => `${s.label}: ${s.value}`).join(", ");
+      const effects = (p.effectTexts || []).join(", ");
       const won = v.winners.includes(p.seat);
       return h("li", { class: "player" + (p.seat === v.current && !v.over ? " current" : "") + (won ? " winner" : ""), dataset: { seat: p.seat },
         "aria-current": p.seat === v.current && !v.over ? "true" : null },
         seatDot(p.seat),
         h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
-        won ? h("span", { class: "state state-won" }, "won") : h("span", { class: "state state-" + p.state }, stateWords(p.state)),
-        h("span", { class: "where" }, "on ", this.spaceName(p.space)),
+        won ? h("span", { class: "state state-won" }, "won") : h("span", { class: "state state-" + p.state }, p.stateText),
+        h("span", { class: "where" }, "on ", p.spaceName),
         stats ? h("span", { class: "stats" }, stats) : null,
         effects ? h("span", { class: "effects" }, effects) : null,
         p.reversed ? h("span", { class: "effects" }, "walking backwards") : null);
     }));
-  }
-
-  spaceName(id) {
-    const s = this.page.drawing?.spaces.find((x) => x.id === id);
-    return s ? s.name || id : id;
   }
 
   renderControls(v, legal = []) {
@@ -136,7 +131,7 @@ export class PartyPlay extends GenericPlay {
       page.send(ack.data);
       page.dialog.close();
     } }, "OK");
-    page.dialog.replaceChildren(h("h2", { id: "prompt-title" }, this.spaceName(p.space)), text, h("p", {}, ok));
+    page.dialog.replaceChildren(h("h2", { id: "prompt-title" }, p.spaceName), text, h("p", {}, ok));
     // Escape acknowledges too: the dialog cannot be left unanswered.
     page.dialog.oncancel = (e) => {
       e.preventDefault();
@@ -151,11 +146,6 @@ export class PartyPlay extends GenericPlay {
     const v = this.page.view;
     if (v) this.renderControls(v, this.page.legal);
   }
-}
-
-// stateWords says a player's state in the players' words.
-function stateWords(st) {
-  return { PLAYING: "playing", COMPLETED_GAME: "finished", SKIPPING_TURN: "skipping a turn" }[st] || st.replaceAll("_", " ").toLowerCase();
 }
 
 function sleep(ms) {

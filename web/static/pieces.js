@@ -87,8 +87,8 @@ export class PiecesPlay extends GenericPlay {
     const spacesG = svg("g", { class: "spaces" });
     this.spaceEls = new Map();
     for (const s of pts) {
-      // A space's name and id show on hover: drawn beside every space,
-      // they were type too small to read.
+      // A space's name shows on hover: drawn beside every space, names
+      // were type too small to read.
       const g = svg("g", { class: `pspace role-${s.role || "way"}` + (s.safe ? " safe" : ""), "data-space": s.id },
         svg("circle", { class: "hit", cx: s.x, cy: s.y, r: s.r }), svg("title", {}, spaceTitle(s)), shape(s));
       if (s.triggers.length) g.append(svg("circle", { cx: s.x + s.r * 0.72, cy: s.y - s.r * 0.72, r: 5, class: "has-triggers" }));
@@ -361,10 +361,10 @@ function shape(s) {
   return svg("circle", { ...attrs, cx: s.x, cy: s.y, r });
 }
 
+// spaceTitle is what hovering a space tells: its name, and whether it is
+// safe (its id and its triggers are the game file's business).
 function spaceTitle(s) {
-  const lines = [`${s.name} (${s.id})${s.safe ? " — safe" : ""}`];
-  for (const t of s.triggers) lines.push(`${t.when} → ${t.action} (${t.priority})`);
-  return lines.join("\n");
+  return `${s.name}${s.safe ? " — safe: no piece is sent back from here" : ""}`;
 }
 
 // textOn is black or white, whichever reads better on a colour.

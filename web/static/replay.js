@@ -1,6 +1,7 @@
 // The replay viewer: a finished match stepped through move by move on its
 // board, or jumped to any point, with what happened up to there.
 import { h, api, secretQuery } from "./util.js";
+import { rankingTable } from "./end.js";
 
 export class ReplayViewer {
   constructor(page) {
@@ -30,6 +31,8 @@ export class ReplayViewer {
     this.slider = h("input", { type: "range", id: "replay-step", min: 0, max: this.total, value: 0, "aria-label": "after how many moves",
       oninput: (e) => this.go(Number(e.target.value)) });
     this.label = h("span", { id: "replay-label", role: "status" });
+    // The final standings show at the last move, as the match ended.
+    this.rankEl = h("div", { class: "replay-standings", id: "replay-standings" });
     const button = (id, text, f, label) => h("button", { type: "button", id, onclick: f, "aria-label": label }, text);
     page.tableEl.classList.add("compact");
     page.tableEl.replaceChildren(h("p", {}, h("span", { class: "badge done" }, "replay"), " ", h("span", { id: "result" }, `Game over: ${rp.match.result || "no winner"}`), " ",
@@ -40,7 +43,7 @@ export class ReplayViewer {
       this.slider,
       button("replay-next", "move ▶", () => this.go(this.n + 1), "the next move"),
       button("replay-last", "▶▶", () => this.go(this.total), "the end"),
-      this.label));
+      this.label), this.rankEl);
     page.root.addEventListener("keydown", (e) => {
       // The slider moves itself with the arrow keys.
       if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
@@ -74,5 +77,6 @@ export class ReplayViewer {
     await page.renderer.show({ view: step.view, legal: [], entries: step.entries, hash: step.hash }, false);
     page.root.dataset.hash = step.hash;
     page.root.dataset.step = String(n);
+    this.rankEl.replaceChildren(step.standings ? rankingTable(step.standings, (seat) => page.name(seat)) : "");
   }
 }

@@ -88,14 +88,15 @@ export class RulebookPlay extends GenericPlay {
     return t ? t.name || t.id : id;
   }
 
-  // counters are what the players' list shows of a player: money where
-  // the game has prices (or a score where one moves), and the properties
-  // the game keeps for each player.
+  // counters are what the players' list shows of a player: the score by
+  // the game's name for it (money where tiles have prices), and the
+  // properties the game keeps for each player, by their labels, while
+  // they are not at zero (Candy Land's "stuck" only when it holds).
   counters(v, p) {
     const out = [];
-    if (this.money) out.push(`money ${p.score}`);
-    else if (v.players.some((x) => x.score !== 0)) out.push(`score ${p.score}`);
-    for (const [k, n] of Object.entries(p.props || {})) out.push(`${k} ${n}`);
+    const scoreName = v.scoreName || (this.money ? "money" : "score");
+    if (v.scoreName || this.money || v.players.some((x) => x.score !== 0)) out.push(`${scoreName} ${p.score}`);
+    for (const prop of p.propList || []) if (prop.value !== 0) out.push(`${prop.label} ${prop.value}`);
     return out;
   }
 
@@ -114,7 +115,7 @@ export class RulebookPlay extends GenericPlay {
         h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
         won ? h("span", { class: "state state-won" }, "won") : !p.active ? h("span", { class: "state state-out" }, "out") : null,
         counters.length ? h("span", { class: "counters" }, counters.join(" · ")) : null,
-        h("span", { class: "where" }, "on ", this.tileName(p.tile), owned[p.seat] ? ` · owns ${owned[p.seat]}` : ""));
+        h("span", { class: "where" }, "on ", p.tileName || this.tileName(p.tile), owned[p.seat] ? ` · owns ${owned[p.seat]}` : ""));
     }));
   }
 
@@ -128,7 +129,7 @@ export class RulebookPlay extends GenericPlay {
     if (v.dice.length) showDice(controls, v.dice, false);
     if (v.card) {
       const fill = tileFill(v.card.colour);
-      controls.append(h("div", { class: "card-drawn", id: "card", title: `from ${v.card.deck}` },
+      controls.append(h("div", { class: "card-drawn", id: "card", title: v.card.deckName ? `a ${v.card.deckName} card` : "the card drawn" },
         fill ? h("span", { class: "swatch", style: `background:${fill}`, "aria-hidden": "true" }) : null, v.card.name));
     }
     if (v.over || v.error) return;

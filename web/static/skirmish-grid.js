@@ -17,9 +17,10 @@ const TAP = 40;
 // cellKey names a square for maps: "3,4".
 export const cellKey = (c) => `${c[0]},${c[1]}`;
 
-// shortLabels gives every creature a distinct label of a few characters:
-// "fighter" F, "goblin-2" G2; a letter more where two would look alike.
-export function shortLabels(keys) {
+// shortLabels gives every creature a distinct label of a few characters,
+// from its name: "Fighter" F, "Goblin 2" G2; a letter more where two
+// would look alike.
+export function shortLabels(keys, names = keys) {
   const cand = (key, n) => {
     const num = key.match(/(\d+)$/)?.[1] || "";
     const letters = key.slice(0, key.length - num.length).replace(/[^\p{L}]/gu, "");
@@ -29,16 +30,18 @@ export function shortLabels(keys) {
   const out = new Map();
   for (let n = 1; n <= 4 && out.size < keys.length; n++) {
     const count = new Map();
-    for (const k of keys) if (!out.has(k)) count.set(cand(k, n), (count.get(cand(k, n)) || 0) + 1);
+    keys.forEach((k, i) => {
+      if (!out.has(k)) count.set(cand(names[i], n), (count.get(cand(names[i], n)) || 0) + 1);
+    });
     const taken = new Set(out.values());
-    for (const k of keys) {
-      if (out.has(k)) continue;
-      const c = cand(k, n);
+    keys.forEach((k, i) => {
+      if (out.has(k)) return;
+      const c = cand(names[i], n);
       if (count.get(c) === 1 && !taken.has(c)) out.set(k, c);
-    }
+    });
   }
   keys.forEach((k, i) => {
-    if (!out.has(k)) out.set(k, cand(k, 2) + (i + 1));
+    if (!out.has(k)) out.set(k, cand(names[i], 2) + (i + 1));
   });
   return out;
 }
@@ -46,13 +49,27 @@ export function shortLabels(keys) {
 // conditionLevel is a condition's level, or that of the part of it that
 // counts levels (a battle trance's trance-level).
 export function conditionLevel(c, k) {
-  return k.level || (c.conditions || []).find((s) => s.parent === k.name && s.level)?.level || 0;
+  return k.level || (c.conditions || []).find((s) => s.parent === k.id && s.level)?.level || 0;
 }
 
-// abbreviation shortens a condition's name for a badge on the map:
-// "cursed" cur, "adaptive-armour" ada.
-function abbreviation(name) {
-  return name.replace(/[^\p{L}]/gu, "").slice(0, 3);
+// conditionHelp says what a condition does, for a hover or a tap: its
+// title, what it does, how long it lasts, what may end it, and its parts.
+export function conditionHelp(c, k) {
+  const subs = (c.conditions || []).filter((s) => s.parent === k.id);
+  const level = conditionLevel(c, k);
+  const lines = [`${k.title}${level ? " " + level : ""}: ${k.description || "a condition"}`];
+  const how = [k.durationText, k.saveText].filter(Boolean).join("; ");
+  if (how) lines.push(how.charAt(0).toUpperCase() + how.slice(1) + ".");
+  if (subs.length) lines.push(`With ${subs.map((s) => s.title + (s.level ? " " + s.level : "")).join(", ")}.`);
+  return lines.join("\n");
+}
+
+// badgeText is a condition's badge on a token: its whole title where it
+// fits (a title is never cut short), else a star.
+function badgeText(c, k) {
+  const level = conditionLevel(c, k) || k.roundsLeft;
+  const text = k.title + (level ? " " + level : "");
+  return text.length <= 9 ? text : "✦" + (level ? " " + level : "");
 }
 
 export class GridView {
@@ -225,7 +242,7 @@ export class GridView {
         svg("rect", { width: w, height: 14, rx: 7 }),
         svg("text", { x: w / 2, y: 7.5, "text-anchor": "middle", "dominant-baseline": "central" }, text)));
     };
-    const texts = top.map((k) => abbreviation(k.name) + (k.roundsLeft ? " " + k.roundsLeft : conditionLevel(c, k) ? " " + conditionLevel(c, k) : ""));
+    const texts = top.map((k) => badgeText(c, k));
     const width = (s) => 8 + s.length * 6.2;
     if (texts.length === 1) {
       badge(texts[0], false);
@@ -236,8 +253,9 @@ export class GridView {
       badge(texts[0], false);
       badge(`+${texts.length - 1}`, true, " more");
     }
-    const conds = top.map((k) => k.name + (k.roundsLeft ? ` (${k.roundsLeft} round${k.roundsLeft > 1 ? "s" : ""} left)` : "")).join(", ");
-    t.title.textContent = `${c.name} (${c.key}, ${c.side}): ${c.alive ? `${c.hp}/${c.maxHp} HP` : "down"}, AC ${c.ac}` + (conds ? `; ${conds}` : "");
+    const kind = c.creatureName && !c.name.toLowerCase().includes(c.creatureName.toLowerCase()) ? `${c.creatureName}, ` : "";
+    t.title.textContent = `${c.name} (${kind}${c.side}): ${c.alive ? `${c.hp}/${c.maxHp} HP` : "down"}, AC ${c.ac}` +
+      top.map((k) => "\n" + conditionHelp(c, k)).join("");
   }
 
   // place puts a token on a square (sliding there if animate).

@@ -16,15 +16,18 @@ const channelNames = {
 const signed = (n) => (n >= 0 ? `+${n}` : `−${-n}`);
 
 // rollsOf lists the rolls an entry carries, each with a heading: an
-// attack's, a shove's two checks, a save's, an initiative's.
-export function rollsOf(e) {
+// attack's, a shove's two checks, a save's, an initiative's. nameOf names
+// a creature by its key (the entry's subject and target), as players call
+// it.
+export function rollsOf(e, nameOf = (key) => key) {
   const d = e.data;
   if (!d || typeof d !== "object") return [];
-  if (d.roll) return [{ roll: d.roll, who: e.subject, whom: e.target, attack: d }];
+  const who = e.subject && nameOf(e.subject), whom = e.target && nameOf(e.target);
+  if (d.roll) return [{ roll: d.roll, who, whom, attack: d }];
   if (d.shover && d.defender) {
-    return [{ roll: d.shover, who: e.subject, whom: e.target, shove: d }, { roll: d.defender, who: e.target, whom: e.subject }];
+    return [{ roll: d.shover, who, whom, shove: d }, { roll: d.defender, who: whom, whom: who }];
   }
-  if (Array.isArray(d.dice) && "kept" in d) return [{ roll: d, who: e.subject }];
+  if (Array.isArray(d.dice) && "kept" in d) return [{ roll: d, who }];
   return [];
 }
 
@@ -50,7 +53,7 @@ export function rollCard({ roll, who, whom, attack, shove }, { compact = false, 
     compact ? null : h("div", { class: "sk-roll-head" }, what), line);
   if (attack?.damage?.length) card.append(damage(attack, whom));
   if (shove) {
-    card.append(h("div", { class: "sk-damage" }, shove.pushed ? `pushed to (${shove.pushed[0]},${shove.pushed[1]})` : shove.won ? "it does not budge" : "the shove fails"));
+    card.append(h("div", { class: "sk-damage" }, shove.pushed ? "pushed 5 ft back" : shove.won ? "it does not budge" : "the shove fails"));
   }
   return card;
 }

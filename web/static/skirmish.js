@@ -5,7 +5,7 @@
 // actions as buttons, and a dialog when the side may make an opportunity
 // attack. Everything offered comes from the match's legal commands.
 import { h, colour } from "./util.js";
-import { GridView, cellKey, shortLabels, conditionLevel } from "./skirmish-grid.js";
+import { GridView, cellKey, shortLabels, conditionLevel, conditionHelp } from "./skirmish-grid.js";
 import { rollsOf, rollCard } from "./skirmish-rolls.js";
 
 const STEP_MS = 160;
@@ -32,7 +32,7 @@ export class SkirmishPlay {
     const keys = v.combatants.map((c) => c.key).join(" ");
     if (keys !== this.keys) {
       this.keys = keys;
-      this.labels = shortLabels(v.combatants.map((c) => c.key));
+      this.labels = shortLabels(v.combatants.map((c) => c.key), v.combatants.map((c) => c.name));
     }
     if (!this.placed) {
       // The first state: the creatures where they are now, whatever the
@@ -48,7 +48,7 @@ export class SkirmishPlay {
     let chain = -1;
     for (const e of state.entries) {
       const li = page.addLog(e);
-      const rolls = rollsOf(e);
+      const rolls = rollsOf(e, (key) => v.combatants.find((c) => c.key === key)?.name || key);
       if (li && e.text && rolls.length) li.append(...rolls.map((r) => rollCard(r, { compact: true })));
       if (rolls.length && e.text) {
         if (e.chain !== chain) this.rollsEl.replaceChildren();
@@ -180,7 +180,7 @@ export class SkirmishPlay {
       return;
     }
     if (this.legal.length && !this.pending && !o.reaction.length) {
-      this.page.say(who ? `The ${who.key} is out of reach.` : this.board.isWall(cell) ? "A wall." : "Out of reach this turn.");
+      this.page.say(who ? `${who.name} is out of reach.` : this.board.isWall(cell) ? "A wall." : "Out of reach this turn.");
     }
   }
 
@@ -200,12 +200,13 @@ export class SkirmishPlay {
       return;
     }
     const o = this.options();
-    const parts = [`(${cell[0]},${cell[1]})`];
+    const parts = [];
     const here = this.view.combatants.filter((c) => c.at[0] === cell[0] && c.at[1] === cell[1]);
     for (const c of here) {
-      parts.push(`${c.key} (${c.side}) ${c.alive ? `${c.hp}/${c.maxHp} HP, AC ${c.ac}` : "down"}`);
+      parts.push(`${c.name} (${c.side}) ${c.alive ? `${c.hp}/${c.maxHp} HP, AC ${c.ac}` : "down"}`);
     }
-    if (this.board.isWall(cell)) parts.push("wall");
+    if (this.board.isWall(cell)) parts.push("a wall");
+    if (!parts.length) parts.push("an empty square");
     const who = this.livingAt(cell);
     if (who && o.attacks.has(who.key)) {
       parts.push("Enter: attack it" + (o.attacks.get(who.key).every((c) => /with disadvantage/.test(c.text)) ? " (with disadvantage)" : ""));
@@ -226,7 +227,7 @@ export class SkirmishPlay {
     }
     const cancel = h("button", { type: "button", id: "sk-cancel-attack", onclick: () => this.renderControls() }, "Cancel");
     const group = h("div", { class: "sk-weapons", role: "group", "aria-labelledby": "sk-weapons-title" },
-      h("p", { class: "ask", id: "sk-weapons-title" }, `Attack the ${target} with:`),
+      h("p", { class: "ask", id: "sk-weapons-title" }, `Attack ${this.view.combatants.find((x) => x.key === target)?.name || target} with:`),
       h("div", { class: "choices" }, cmds.map((c) => {
         const { weapon, detail, adv } = attackParts(c);
         return h("button", { type: "button", class: "sk-weapon" + (adv ? " " + adv : ""), dataset: { weapon: c.data.weapon, target },
@@ -282,7 +283,7 @@ export class SkirmishPlay {
           const adv = cmds.some((x) => /with advantage/.test(x.text));
           return h("button", { type: "button", class: "sk-attack", dataset: { target }, title: cmds.map((x) => x.text).join("\n"),
             onclick: () => this.chooseWeapon(target) },
-          h("span", { class: "sk-chip", style: `background:${colour(c?.seat ?? 0)}`, "aria-hidden": "true" }, this.labels.get(target)), " ", target,
+          h("span", { class: "sk-chip", style: `background:${colour(c?.seat ?? 0)}`, "aria-hidden": "true" }, this.labels.get(target)), " ", c?.name || target,
           c ? h("span", { class: "sk-sub" }, ` ${c.hp}/${c.maxHp} HP, AC ${c.ac}`) : null,
           cmds.length > 1 ? h("span", { class: "sk-sub" }, ` · ${cmds.length} weapons`) : null,
           dis ? h("span", { class: "sk-adv disadvantage" }, "disadvantage") : adv ? h("span", { class: "sk-adv advantage" }, "advantage") : null);
@@ -292,7 +293,7 @@ export class SkirmishPlay {
       groups.push(h("div", { class: "sk-group sk-targets", role: "group", "aria-label": "shove" }, h("span", { class: "sk-group-name" }, "Shove"),
         o.shoves.map((c) => h("button", { type: "button", class: "sk-shove", dataset: { target: c.data.target }, title: c.text, onclick: () => this.act(c.data) },
           h("span", { class: "sk-chip", style: `background:${colour(byKey.get(c.data.target)?.seat ?? 0)}`, "aria-hidden": "true" }, this.labels.get(c.data.target)),
-          " ", c.data.target))));
+          " ", byKey.get(c.data.target)?.name || c.data.target))));
     }
     const named = { dodge: "Dodge", disengage: "Disengage", dash: "Dash" };
     const actions = o.actions.map((c) => h("button", { type: "button", id: `sk-${c.data.do}`, class: "sk-action", title: c.text, onclick: () => this.act(c.data) },
@@ -308,8 +309,8 @@ export class SkirmishPlay {
     const side = v.sides[seat];
     const who = side ? `${side.name} (${side.player})` : `seat ${seat + 1}`;
     const turn = v.turn && v.combatants.find((c) => c.key === v.turn.key);
-    if (turn && turn.seat !== seat) return `Waiting for ${who} to decide on an opportunity attack against the ${turn.key}…`;
-    return `Waiting for ${who} to play the ${v.turn?.key || "turn"}…`;
+    if (turn && turn.seat !== seat) return `Waiting for ${who} to decide on an opportunity attack against ${turn.name}…`;
+    return `Waiting for ${who} to play ${v.turn ? v.turn.name : "the turn"}…`;
   }
 
   // --- the reaction dialog ---
@@ -337,7 +338,7 @@ export class SkirmishPlay {
     page.dialog.replaceChildren(
       h("h2", { id: "prompt-title" }, "Opportunity attack?"),
       h("p", { class: "prompt-text", id: "prompt-text" }, v.reaction.prompt + "."),
-      who && mover ? h("p", { class: "hint" }, `Your ${who.key} (${who.hp}/${who.maxHp} HP) may attack the ${mover.key} (${mover.hp}/${mover.maxHp} HP, AC ${mover.ac}) with its reaction.`) : null,
+      who && mover ? h("p", { class: "hint" }, `Your ${who.name} (${who.hp}/${who.maxHp} HP) may attack ${mover.name} (${mover.hp}/${mover.maxHp} HP, AC ${mover.ac}) with its reaction.`) : null,
       timer,
       h("p", { class: "choices" }, buttons));
     clearInterval(this.tick);
@@ -386,7 +387,7 @@ export class SkirmishPlay {
     el.replaceChildren(h("p", { class: "sk-turn" },
       h("span", { class: "sk-round", id: "sk-round" }, `Round ${v.round}`), " · ",
       c ? h("span", { class: "sk-chip", style: `background:${colour(c.seat)}`, "aria-hidden": "true" }, this.labels.get(c.key)) : null, " ",
-      h("strong", { id: "sk-whose" }, `the ${t.key}'s turn`),
+      h("strong", { id: "sk-whose" }, `${t.name}'s turn`),
       side ? h("span", { class: "sk-sub" }, ` (${side.name}, ${side.player}${c.seat === this.page.you ? " — you" : ""})`) : null),
     h("p", { class: "sk-economy", id: "sk-economy", "aria-label": "what it has left" },
       chip(t.actions, "1 action", "actions", "sk-actions"), chip(t.bonusActions, "1 bonus action", "bonus actions", "sk-bonus-actions"),
@@ -409,7 +410,10 @@ export class SkirmishPlay {
   }
 
   creatureItem(c) {
-    const name = c.name.toLowerCase() === c.key.toLowerCase() ? c.name : `${c.key} (${c.name})`;
+    // The kind of creature, where the name does not say it: "Grok
+    // (Ogre)", but "Goblin 1".
+    const kind = c.creatureName && !c.name.toLowerCase().includes(c.creatureName.toLowerCase()) ? ` (${c.creatureName})` : "";
+    const name = c.name + kind;
     const conds = (c.conditions || []).filter((k) => !k.parent);
     return h("li", { class: "sk-creature" + (c.alive ? "" : " dead") + (c.turn ? " current" : ""), dataset: { key: c.key } },
       h("span", { class: "sk-chip", style: `background:${colour(c.seat)}`, "aria-hidden": "true" }, this.labels.get(c.key)),
@@ -417,12 +421,11 @@ export class SkirmishPlay {
       h("span", { class: "sk-stats" }, c.alive ? `${c.hp}/${c.maxHp} HP${c.tempHp ? ` +${c.tempHp} temporary` : ""} · AC ${c.ac}` : "down"),
       c.alive && c.reactions === 0 ? h("span", { class: "sk-sub" }, " · reaction spent") : null,
       conds.length ? h("span", { class: "sk-conds" }, conds.map((k) => {
-        const subs = (c.conditions || []).filter((s) => s.parent === k.name);
         const level = conditionLevel(c, k);
-        const title = [k.duration, k.save ? `save: ${k.save}` : "", subs.length ? `with ${subs.map((s) => s.name + (s.level ? " " + s.level : "")).join(", ")}` : ""]
-          .filter(Boolean).join("; ");
-        return h("span", { class: "sk-cond", title },
-          k.name, level ? ` ${level}` : "", k.roundsLeft ? h("span", { class: "sk-left" }, ` ${k.roundsLeft} round${k.roundsLeft === 1 ? "" : "s"} left`) : null);
+        // What it does shows on hover, and on a tap (phones have no hover).
+        return h("span", { class: "sk-cond", title: conditionHelp(c, k), tabindex: 0, role: "button",
+          onclick: () => this.page.say(conditionHelp(c, k)) },
+          k.title, level ? ` ${level}` : "", k.roundsLeft ? h("span", { class: "sk-left" }, ` ${k.roundsLeft} round${k.roundsLeft === 1 ? "" : "s"} left`) : null);
       })) : null);
   }
 }

@@ -69,7 +69,7 @@ export class TileBoardView {
       const t = p.t;
       const fill = tileFill(t.colour);
       const g = svg("g", { class: "tile" + (this.opts.selected === t.id ? " selected" : ""), "data-tile": t.id, transform: `translate(${p.x * UNIT},${p.y * UNIT})` },
-        svg("title", {}, tileTitle(t)),
+        svg("title", {}, this.opts.designer ? tileDetails(t) : tileTitle(t, this.byID)),
         // The faces let the chutes and ladders beneath them show through.
         svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: s * 0.12, fill: "#fff", "fill-opacity": 0.78, stroke: "#444", "stroke-width": 1.5, class: "face" }),
         fill ? svg("rect", { x: -s / 2, y: -s / 2, width: s, height: s * 0.28, rx: s * 0.12, fill, class: "band" }) : null);
@@ -291,7 +291,21 @@ export function tileFill(c) {
   return `hsl(${h} 55% 70%)`;
 }
 
-function tileTitle(t) {
+// tileTitle is what hovering a tile tells players: its name, its price and
+// rent, where a chute or ladder leads.
+function tileTitle(t, byID) {
+  const parts = [t.name || t.id];
+  if (t.price) parts.push(`price ${t.price}, rent ${t.rent || 0}`);
+  if (t.jump) {
+    const to = byID.get(t.jump)?.t;
+    parts.push(`leads to ${to ? to.name || to.id : t.jump}`);
+  }
+  return parts.join("\n");
+}
+
+// tileDetails is what hovering a tile tells a designer (the editor): its
+// id, kind and colour too.
+function tileDetails(t) {
   const parts = [`${t.name || t.id} (${t.id})`];
   if (t.kind) parts.push(`kind: ${t.kind}`);
   if (t.colour) parts.push(`colour: ${t.colour}`);

@@ -202,9 +202,9 @@ export function showDice(controls, values, rolling) {
 // Packs in the order the lobby and the editor show them, with their names
 // for people and a line about each.
 export const packs = [
-  ["party", "Party boards", "Race round a board of spaces whose events make things happen."],
-  ["rulebook", "Rule books", "Board games written as “when X happens, if Y, then Z” rules."],
+  ["party", "Party boards", "Race round a board where every space makes something happen: drinks, dares, shortcuts."],
+  ["rulebook", "Classic board games", "Roll, draw and race: Chutes and Ladders, Candy Land, a Monopoly-like game, and games like them."],
   ["lanes", "Drone lanes", "A two-player card game of drones fighting in three lanes."],
-  ["skirmish", "Skirmishes", "Turn-based fights of d20 creatures on a grid."],
+  ["skirmish", "Skirmishes", "Small fights on a map, turn by turn: your creatures against theirs, with dice."],
   ["pieces", "Games of pieces", "Race your pieces round the board and home: Trouble, and boards where each player moves several pieces."],
 ];

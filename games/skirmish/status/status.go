@@ -96,10 +96,15 @@ type Mod struct {
 // Def is a kind of status: what it brings and how long it lasts. A Def is
 // immutable and shared by every match.
 type Def struct {
-	Name     string
-	Duration Duration
-	Save     Save
-	Mods     []Mod
+	// Name is the status's id, as files and commands write it; Title is
+	// what players call it ("Adaptive armour") and Description what it
+	// does, in their words.
+	Name        string
+	Title       string
+	Description string
+	Duration    Duration
+	Save        Save
+	Mods        []Mod
 	// Triggers are placed in the match's index while the status lasts,
 	// with the status as their reactor.
 	Triggers []*engine.Trigger
