@@ -280,7 +280,9 @@ type Match interface {
 	// it is over.
 	Waiting() []int
 	// Legal returns every command the seat may play now (none when the
-	// match does not wait for it), each of which Apply accepts.
+	// match does not wait for it), each of which Apply accepts. The slice
+	// may be shared with other calls and other matches: callers never
+	// change it.
 	Legal(seat int) []Command
 	// View is what a seat, or a Spectator, sees now, ready for JSON:
 	// other seats' hidden information (hands, decks, sealed answers) is
