@@ -15,11 +15,12 @@ import (
 
 // maxAllocsPerCommand bounds what one command of a party match costs the
 // server in allocations: playing it, storing it (the store's writer
-// included), and sending every connection what changed. It was 32 to 34
-// when set, as games go (each command stored in a transaction of its own
-// here; 39 in BenchmarkServerCommand, whose matches end and are
-// replaced), down from 178; telling the log once for each seat rather
-// than once for all (40 to 41) goes over it.
+// included), and sending every connection what changed. It measures 32 to
+// 35 (ten runs, as games go; each command stored in a transaction of its
+// own here; 38.7 in BenchmarkServerCommand, whose matches end and are
+// replaced, and whose sockets are real), down from 178; telling the log
+// once for each seat rather than once for all (40 to 41) goes over it, and
+// so would a context with a deadline for each socket's message.
 const maxAllocsPerCommand = 38
 
 // discardPeer is a connection that takes every frame and sends nothing:

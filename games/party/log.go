@@ -40,7 +40,7 @@ func (m *Match) entry(seq int, r engine.Record) (game.Entry, bool) {
 	case engine.RecAnswer:
 		e.Seat, e.Subject = int(r.Player), m.s.Players[r.Player].Name
 		if r.Text == KindAck {
-			e.Detail = e.Subject + " acknowledges"
+			e.Detail = m.acknowledges(int(r.Player))
 		} else {
 			title, label := m.wayTaken(seq, r.Choice)
 			e.Text = e.Subject + " takes the way to " + title
@@ -344,4 +344,17 @@ func dataText(v any) string {
 		return s
 	}
 	return fmt.Sprint(v)
+}
+
+// acknowledges is the log's detail of a seat's acknowledgement ("Ann
+// acknowledges"), made once for each seat.
+func (m *Match) acknowledges(seat int) string {
+	if len(m.acks) != len(m.s.Players) {
+		acks := make([]string, len(m.s.Players))
+		for i := range acks {
+			acks[i] = m.s.Players[i].Name + " acknowledges"
+		}
+		m.acks = acks
+	}
+	return m.acks[seat]
 }

@@ -59,6 +59,14 @@ type Match struct {
 	commands int
 	// undoable says whether the last command may be taken back.
 	undoable bool
+	// ack is the acknowledgement Legal last offered, with the prompt it
+	// answers; acks are the log's words for each seat's acknowledgement.
+	// Both are made once and shared, by clones too.
+	ack struct {
+		prompt string
+		legal  []game.Command
+	}
+	acks []string
 }
 
 // Start begins a match through the game interface (see NewMatch).
@@ -430,13 +438,17 @@ func (m *Match) Legal(seat int) []game.Command {
 			break
 		}
 		if d.Kind == KindAck {
-			return []game.Command{{Data: Command{Kind: KindAck}.json(), Text: "OK: " + d.Prompt}}
+			// Made once for each prompt: every seat asked, and every
+			// broadcast until it is answered, is offered the same.
+			if a := &m.ack; a.legal == nil || a.prompt != d.Prompt {
+				a.prompt, a.legal = d.Prompt, []game.Command{{Data: ackJSON, Text: "OK: " + d.Prompt}}
+			}
+			return m.ack.legal
 		}
-		out := make([]game.Command, 0, len(d.Options))
-		for i, name := range m.wayNames() {
-			out = append(out, game.Command{Data: Command{Kind: KindChoosePath, Value: i}.json(), Text: "Go to " + name})
+		if m.s.player().Reversed {
+			return m.def.prevLegal[m.s.player().Space]
 		}
-		return out
+		return m.def.nextLegal[m.s.player().Space]
 	case s.Phase == PhaseRoll && s.Current == seat:
 		return rollLegal[:1:1]
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tabulagames/tabula/engine"
+	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/games/party/code"
 )
 
@@ -20,8 +21,11 @@ type Definition struct {
 	// nextLabels and prevLabels are the names of those spaces (wayTitles), the
 	// options of a choice at a fork; they are shared, never changed.
 	nextLabels, prevLabels [][]string
-	byID                   map[string]int
-	triggers               []placed
+	// nextLegal and prevLegal are the commands of those choices, made
+	// once: Legal returns them (game.Match's callers never change them).
+	nextLegal, prevLegal [][]game.Command
+	byID                 map[string]int
+	triggers             []placed
 	// labels and titles are the spaces' labels (spaceLabel) and names for
 	// players (spaceTitle), and fired the details of their events' firings
 	// in the log: made once, as the log and the view tell them after every
@@ -105,6 +109,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 		return out
 	}
 	d.nextLabels, d.prevLabels = labels(d.next), labels(d.prev)
+	d.nextLegal, d.prevLegal = wayCommands(d.nextLabels), wayCommands(d.prevLabels)
 	for _, w := range b.Rules.Win {
 		for _, id := range w.SpaceIDs {
 			i, ok := d.byID[id]
@@ -270,6 +275,19 @@ func statValues(stats map[string]Stat) map[string]float64 {
 	out := make(map[string]float64, len(stats))
 	for k, v := range stats {
 		out[k] = v.Value
+	}
+	return out
+}
+
+// wayCommands makes the choose-path commands of each space's ways, named
+// by their labels.
+func wayCommands(labels [][]string) [][]game.Command {
+	out := make([][]game.Command, len(labels))
+	for i, names := range labels {
+		for j, name := range names {
+			out[i] = append(out[i], game.Command{Data: Command{Kind: KindChoosePath, Value: j}.json(), Text: "Go to " + name})
+		}
+		out[i] = slices.Clip(out[i])
 	}
 	return out
 }
