@@ -784,6 +784,12 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 	var all latencies
 	stop := time.Now().Add(time.Duration(seconds) * time.Second)
 	perMatchRate := float64(rate) / float64(n)
+	// The matches are closed once every command has been answered: 2,000
+	// connections closing at once (each telling its match, which tells
+	// the other player) would hold up the last commands, and count in the
+	// last interval's tail.
+	var playing sync.WaitGroup
+	playing.Add(len(matches))
 	for i := range matches {
 		wg.Add(1)
 		go func() {
@@ -815,6 +821,8 @@ func BenchmarkServerOpenLoop(b *testing.B) {
 				lat.add(d)
 				all.add(d)
 			}
+			playing.Done()
+			playing.Wait()
 			lm.close()
 		}()
 	}
