@@ -47,13 +47,7 @@ func TestPlayersReadNoIDs(t *testing.T) {
 func TestStandings(t *testing.T) {
 	def := compileFile(t, "../../examples/party/default.json")
 	m := start(t, def, game.Setup{Players: []string{"Ann", "Bob", "Cy"}, Seed: 3, MaxRounds: 40})
-	r := rng.New(3).Stream("bots")
-	for !m.Outcome().Over {
-		cmd, _ := game.BotCommand(m, m.Waiting()[0], r)
-		if err := m.Apply(m.Waiting()[0], cmd); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gametest.Finish(t, m, rng.New(3).Stream("bots"))
 	st := m.Standings()
 	got := fmt.Sprint(st.Figures)
 	for _, s := range st.Seats {
