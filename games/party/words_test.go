@@ -53,7 +53,7 @@ func TestStandings(t *testing.T) {
 	for _, s := range st.Seats {
 		got += fmt.Sprintf(" | %d. %s %v %s", s.Place, m.s.Players[s.Seat].Name, s.Values, s.Note)
 	}
-	if want := "[on drinks] | 1. Ann [Finish 2] finished 1st | 2. Bob [Finish 2] finished 2nd | 3. Cy [Finish 5] finished 3rd"; got != want {
+	if want := "[space drinks] | 1. Ann [Finish 2] finished | 2. Bob [Finish 2] finished | 3. Cy [Finish 5] finished"; got != want {
 		t.Errorf("standings\n%s\nwant\n%s", got, want)
 	}
 }
