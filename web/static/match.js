@@ -115,7 +115,12 @@ class MatchPage {
     const bar = h("div", { class: "action-bar", id: "action-bar" }, this.turnEl, this.controls, this.toast);
     // What is scrolled into view (a control tabbed to, a lane to tap)
     // stops above the bar, not under it.
-    new ResizeObserver(() => { document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight}px`; }).observe(bar);
+    new ResizeObserver(() => {
+      document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight}px`;
+      this.fitHeight();
+    }).observe(bar);
+    this.bar = bar;
+    addEventListener("resize", () => this.fitHeight());
     this.chat = new Chat(this);
     this.root.replaceChildren(this.header,
       h("main", { class: "match" },
@@ -293,6 +298,22 @@ class MatchPage {
     this.root.dataset.log = String(this.logEl.children.length);
     this.renderTurn();
     this.undo.shown(msg);
+    this.fitHeight();
+  }
+
+  // fitHeight keeps the whole board and the action bar in view together
+  // on a laptop's screen, the page scrolled to its top: the board's frame
+  // is given the height left between where it starts and the bar. (On a
+  // phone the page scrolls instead: there a finger's targets come first.)
+  fitHeight() {
+    const wrap = this.boardEl, view = wrap.querySelector(".zoom-view");
+    if (!view || innerWidth < 900 || innerHeight < 500) {
+      wrap.style.removeProperty("--board-height");
+      return;
+    }
+    const top = view.getBoundingClientRect().top + scrollY;
+    const left = Math.floor(innerHeight - top - this.bar.offsetHeight - 16);
+    wrap.style.setProperty("--board-height", `${Math.max(240, left)}px`);
   }
 
   over() {
@@ -363,7 +384,7 @@ class MatchPage {
     };
     const turn = mine ? [h("strong", {}, yours), pass ? h("span", { class: "pass-on", id: "pass-on" }, ` — pass the device to ${who}`) : null]
       : h("span", { class: "hint" }, this.shared() ? "Another player's turn" : "Not your turn");
-    this.turnEl.replaceChildren(...[turn].flat(), clock, " ", soundButton);
+    this.turnEl.replaceChildren(...[turn].flat().filter(Boolean), clock, " ", soundButton);
     draw();
     if (this.deadline && mine) this.tick = setInterval(draw, 1000);
   }
