@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"path"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,30 @@ func TestSavedGameNamesAreChecked(t *testing.T) {
 	// A game file's own name, shown in the lobby, too.
 	if st, body := ts.raw("POST", "/api/boards?name=h.json", `{"game": "nim", "name": "Bad\u0007name\uE001", "pile": 8, "take": 2}`, nil); st != http.StatusUnprocessableEntity || !strings.Contains(string(body), "private-use") {
 		t.Errorf("saving a game named with private-use runes: %d %s", st, body)
+	}
+}
+
+// Text inside a game a client sends (a space's name, a creature's, a
+// card's), which players read on each other's screens, holds no control
+// character and no bidirectional override: the upload is refused, at the
+// string's place in the file, for every pack.
+func TestGameTextIsChecked(t *testing.T) {
+	ts := newTestServer(t, Options{Packs: allPacks()})
+	for _, c := range []struct{ file, old, new, where string }{
+		{"party/default.json", `"name": "Tabula Party"`, `"name": "Tabula \u202eParty"`, "/metadata/name"},
+		{"pieces/trouble.json", `"name": "Trouble"`, `"name": "Trouble\u0007"`, "/metadata/name"},
+		{"rulebook/monopoly.json", `"Go"`, `"G\u202do"`, ""},
+		{"lanes/drone-lanes.json", `"name": "`, `"name": "\u202b`, "/name"},
+	} {
+		src := string(bundled(t, c.file))
+		if !strings.Contains(src, c.old) {
+			t.Fatalf("%s holds no %s", c.file, c.old)
+		}
+		src = strings.Replace(src, c.old, c.new, 1)
+		st, body := ts.raw("POST", "/api/boards?name="+path.Base(c.file), src, nil)
+		if st != http.StatusUnprocessableEntity || !strings.Contains(string(body), "remove it") || !strings.Contains(string(body), `"pointer":"`+c.where) {
+			t.Errorf("%s with %s: %d %s", c.file, c.new, st, body)
+		}
 	}
 }
 
