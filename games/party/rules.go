@@ -24,6 +24,9 @@ type Definition struct {
 	triggers               []placed
 	// win is the set of spaces that win the game on reaching them.
 	win map[int]bool
+	// heard says which event types the board's events listen for at each
+	// space (heardAt).
+	heard []uint64
 	// tally lays out what a match counts per space and seat (tally.go).
 	tally *tallyLayouts
 }
@@ -112,6 +115,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 		}
 	}
 	d.tally.placeTriggers(d)
+	d.heard = heardAt(d)
 	return d, nil
 }
 
