@@ -22,8 +22,8 @@ type Definition struct {
 	nextLabels, prevLabels [][]string
 	byID                   map[string]int
 	triggers               []placed
-	// win is the set of spaces that win the game on reaching them.
-	win map[int]bool
+	// win says which spaces win the game on reaching them.
+	win []bool
 	// heard says which event types the board's events listen for at each
 	// space (heardAt).
 	heard []uint64
@@ -49,7 +49,7 @@ type eventRef struct {
 // only on boards that bypassed validation (a dangling connection, a CODE
 // condition that does not compile).
 func (p *Pack) Compile(b *Board) (*Definition, error) {
-	d := &Definition{Board: b, pack: p, byID: make(map[string]int, len(b.Spaces)), win: map[int]bool{}, tally: newTallyLayouts(b)}
+	d := &Definition{Board: b, pack: p, byID: make(map[string]int, len(b.Spaces)), win: make([]bool, len(b.Spaces)), tally: newTallyLayouts(b)}
 	if len(b.Spaces) == 0 {
 		return nil, fmt.Errorf("%s: the board has no spaces", b.File)
 	}
