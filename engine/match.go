@@ -524,18 +524,36 @@ func before(a, b *task) bool {
 // are large, so both move a hole rather than swapping: each level costs
 // one copy (copyTask).
 func (m *Match) heapPush(t *task) {
-	h := append(m.heap, task{})
+	copyTask(m.heapAdd(), t)
+	m.heapUp()
+}
+
+// heapAdd adds an empty task at the end of the heap, for the caller to
+// fill before heapUp puts it in its place.
+func (m *Match) heapAdd() *task {
+	m.heap = append(m.heap, task{})
+	return &m.heap[len(m.heap)-1]
+}
+
+// heapUp moves the heap's last task up to its place. Most stay where they
+// are: it is copied only if it moves.
+func (m *Match) heapUp() {
+	h := m.heap
 	i := len(h) - 1
+	if i == 0 || !before(&h[i], &h[(i-1)/2]) {
+		return
+	}
+	var t task
+	copyTask(&t, &h[i])
 	for i > 0 {
 		p := (i - 1) / 2
-		if !before(t, &h[p]) {
+		if !before(&t, &h[p]) {
 			break
 		}
 		copyTask(&h[i], &h[p])
 		i = p
 	}
-	copyTask(&h[i], t)
-	m.heap = h
+	copyTask(&h[i], &t)
 }
 
 func (m *Match) heapPop(dst *task) bool {
@@ -629,15 +647,15 @@ func (m *Match) consider(ref EventRef, ev *Event, id TriggerID, depth int32, bas
 		}
 	}
 	inst.latched = m.chain
+	if m.Rules.Policy == PriorityAgenda {
+		m.scheduleReaction(ref, id, depth, m.tier(inst, ev), inst)
+		return nil
+	}
 	// Field by field: a literal would be built aside and copied (see
 	// copyTask).
 	var t task
 	t.kind, t.effect, t.event, t.trig, t.depth, t.react = taskFire, -1, ref, id, depth, -1
 	t.prio, t.tier, t.pos, t.seq = inst.Def.Priority, m.tier(inst, ev), inst.Pos, inst.Seq
-	if m.Rules.Policy == PriorityAgenda {
-		m.scheduleReaction(&t, inst)
-		return nil
-	}
 	// Insertion sort into the tail of the stack, in reverse order so
 	// that the first reaction is on top.
 	m.stack = append(m.stack, t)
@@ -649,23 +667,23 @@ func (m *Match) consider(ref EventRef, ev *Event, id TriggerID, depth int32, bas
 	return nil
 }
 
-// scheduleReaction puts one item per effect of a matched trigger on the
-// priority agenda. The reaction fires when its first item comes up.
-func (m *Match) scheduleReaction(t *task, inst *Instance) {
+// scheduleReaction puts one item per effect of the trigger instance id,
+// matched by the event ref, on the priority agenda. The reaction fires
+// when its first item comes up.
+func (m *Match) scheduleReaction(ref EventRef, id TriggerID, depth, tier int32, inst *Instance) {
 	r := int32(len(m.reactions))
 	m.reactions = append(m.reactions, reaction{})
 	re := &m.reactions[r]
-	re.trig, re.event, re.depth, re.pending = t.trig, t.event, t.depth, int32(len(inst.Def.Effects))
-	var it task
-	copyTask(&it, t)
-	it.kind, it.react = taskEffect, r
+	re.trig, re.event, re.depth, re.pending = id, ref, depth, int32(len(inst.Def.Effects))
 	for i := range inst.Def.Effects {
-		it.effect, it.prio = int16(i), t.prio
+		// Written in place at the heap's end, then moved up if need be.
+		it := m.heapAdd()
+		it.kind, it.effect, it.event, it.trig, it.depth, it.react = taskEffect, int16(i), ref, id, depth, r
+		it.prio, it.tier, it.pos, it.seq = inst.Def.Priority, tier, inst.Pos, m.nextSeq()
 		if call := &inst.Def.Effects[i]; call.HasPriority {
 			it.prio = call.Priority
 		}
-		it.seq = m.nextSeq()
-		m.heapPush(&it)
+		m.heapUp()
 	}
 }
 

@@ -285,7 +285,7 @@ func (m *Match) Play(seat int, c Command) (err error) {
 		if seat != s.Current {
 			return engine.Rejectf("it is %s's turn, not %s's", s.Players[s.Current].Name, s.Players[seat].Name)
 		}
-		if err := m.run(seat, m.def.pack.calls.roll, roll); err != nil {
+		if err := m.run(seat, &m.def.pack.calls.roll, roll); err != nil {
 			return err
 		}
 	case KindChoosePath, KindAck:
@@ -358,24 +358,24 @@ func (m *Match) advance() error {
 		var err error
 		switch s.Phase {
 		case phaseNone:
-			err = m.run(s.Current, calls.startGame, startGame)
+			err = m.run(s.Current, &calls.startGame, startGame)
 		case phaseFirst, PhaseStart, phaseAgain:
-			err = m.run(s.Current, calls.beginTurn, beginTurn)
+			err = m.run(s.Current, &calls.beginTurn, beginTurn)
 		case PhaseRoll:
 			return nil
 		case PhaseMove:
 			// Past the stop, the turn ends even if landing added steps.
 			switch {
 			case s.RemainingMoves == 0 || walked > MaxWalk:
-				err = m.run(s.Current, calls.endTurn, endTurn)
+				err = m.run(s.Current, &calls.endTurn, endTurn)
 			case walked == MaxWalk:
 				err = e.Run(engine.PlayerID(s.Current), m.def.pack.fx.forceStop.Call(ForceStopArgs{}))
 			default:
-				err = m.run(s.Current, calls.step, step)
+				err = m.run(s.Current, &calls.step, step)
 			}
 			walked++
 		case PhaseEnd:
-			err = m.run(s.Current, calls.endTurn, endTurn)
+			err = m.run(s.Current, &calls.endTurn, endTurn)
 		default:
 			return fmt.Errorf("party: unknown phase %q", s.Phase)
 		}

@@ -35,9 +35,11 @@ import (
 // and those after it, in order.
 type outside struct {
 	e *engine.Match
-	// seat and name are the step's player and effect.
+	// heard is the board's Definition.heard.
+	heard []uint64
+	// seat and call are the step's player and effect.
 	seat    int
-	name    string
+	call    *engine.EffectCall
 	unheard int
 	events  []engine.Event
 	// bot is the stream of the bot playing botSeat while it plays a
@@ -63,24 +65,32 @@ var errAsks = errors.New("party: the step asks; run it in the engine")
 // written where the event is kept, not built aside and copied: a copy of
 // a value just written field by field waits for those writes to land.
 func (s *State) emit(c *engine.Ctx, t engine.EventType, seat, space, amount int, data any) {
-	subject, player := engine.System, engine.NoPlayer
-	if seat != nobody {
-		subject, player = playerID(seat), engine.PlayerID(seat)
-	}
 	o := s.outside
 	if o == nil {
-		c.EmitFrom(&engine.Event{Type: t, Subject: subject, Player: player, Location: engine.LocationID(space),
-			Amount: amount, Data: data, Parent: engine.NoEvent})
+		s.emitInside(c, t, seat, space, amount, data)
 		return
 	}
-	if len(o.events) == 0 && s.def.heard[space+1]&(1<<t) == 0 {
+	if len(o.events) == 0 && o.heard[space+1]&(1<<(t&63)) == 0 {
 		o.unheard++ // nobody hears it: the engine only counts it
 		return
 	}
 	o.events = append(o.events, engine.Event{})
 	ev := &o.events[len(o.events)-1]
-	ev.Type, ev.Subject, ev.Player, ev.Location = t, subject, player, engine.LocationID(space)
+	ev.Type, ev.Subject, ev.Player, ev.Location = t, engine.System, engine.NoPlayer, engine.LocationID(space)
+	if seat != nobody {
+		ev.Subject, ev.Player = playerID(seat), engine.PlayerID(seat)
+	}
 	ev.Amount, ev.Data, ev.Parent = amount, data, engine.NoEvent
+}
+
+// emitInside is emit through the engine.
+func (s *State) emitInside(c *engine.Ctx, t engine.EventType, seat, space, amount int, data any) {
+	subject, player := engine.System, engine.NoPlayer
+	if seat != nobody {
+		subject, player = playerID(seat), engine.PlayerID(seat)
+	}
+	c.EmitFrom(&engine.Event{Type: t, Subject: subject, Player: player, Location: engine.LocationID(space),
+		Amount: amount, Data: data, Parent: engine.NoEvent})
 }
 
 // nobody and nowhere are the seat and space of an event about nobody that
@@ -119,14 +129,17 @@ type turnStep = func(c *engine.Ctx, s *State, _ struct{}) error
 
 // run runs one of the turn's own steps for the seat: as a chain of the
 // engine, or, in a simulation's match, outside it when nothing hears it.
-func (m *Match) run(seat int, call engine.EffectCall, fn turnStep) error {
+func (m *Match) run(seat int, call *engine.EffectCall, fn turnStep) error {
 	e, s := m.e, m.s
 	actor := engine.PlayerID(seat)
 	if !m.direct || e.Err() != nil {
-		return e.Run(actor, call)
+		return e.Run(actor, *call)
 	}
 	o := &m.outside
-	o.e, o.seat, o.name, o.unheard, o.events, o.asked = e, seat, call.Name, 0, o.events[:0], 0
+	if o.e != e {
+		o.e, o.heard = e, m.def.heard
+	}
+	o.seat, o.call, o.unheard, o.events, o.asked = seat, call, 0, o.events[:0], 0
 	s.outside = o
 	err := fn(nil, s, struct{}{}) // a panic: see recoverOutside
 	s.outside = nil
@@ -146,7 +159,7 @@ func (m *Match) run(seat int, call engine.EffectCall, fn turnStep) error {
 		s.ran = nil
 		return err
 	case err == errAsks:
-		return e.Run(actor, call)
+		return e.Run(actor, *call)
 	case engine.IsRejected(err):
 		return err // nothing changed, as the engine's chain would leave it
 	}
@@ -158,7 +171,7 @@ func (m *Match) run(seat int, call engine.EffectCall, fn turnStep) error {
 // effect: the error says which step.
 func (m *Match) failOutside(err error) error {
 	o := &m.outside
-	return m.e.Run(engine.PlayerID(o.seat), engine.EffectCall{ID: m.def.pack.fx.fail.ID, Name: o.name, Args: err})
+	return m.e.Run(engine.PlayerID(o.seat), engine.EffectCall{ID: m.def.pack.fx.fail.ID, Name: o.call.Name, Args: err})
 }
 
 // recoverOutside, deferred by what runs the turn's steps in a match that
