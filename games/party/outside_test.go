@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tabulagames/tabula/engine"
 	"github.com/tabulagames/tabula/engine/rng"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/sim"
@@ -123,4 +124,37 @@ func sameMatches(t *testing.T, def *Definition, names []string, compat string) (
 		replayed, forks = replayed+a.outside.replays, forks+a.outside.choices
 	}
 	return replayed, forks
+}
+
+// TestHeardAsTheEngineHears: the table of what the board's events listen
+// for (heardAt), which a step run outside the engine reads, says what the
+// engine's index says (engine.Match.Hears) for every event type at every
+// space and at none, on every bundled board.
+func TestHeardAsTheEngineHears(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/party/*.json")
+	checked := 0
+	for _, file := range files {
+		def, _ := testPack.LoadFile(file)
+		if def == nil {
+			continue
+		}
+		m, err := def.NewMatch(game.Setup{Players: []string{"A", "B"}, Seed: 1}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for space := nowhere; space < len(def.Board.Spaces); space++ {
+			for typ := range len(eventNames) {
+				ev := engine.NewEvent(engine.EventType(typ))
+				ev.Location, ev.Subject, ev.Player = engine.LocationID(space), playerID(0), 0
+				heard := def.heard[space+1]&(1<<typ) != 0
+				if heard != m.e.Hears(&ev) {
+					t.Errorf("%s: %s at space %d: the table says heard %v, the engine %v", file, eventNames[typ], space, heard, !heard)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no board checked")
+	}
 }
