@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -135,15 +136,60 @@ func (c *cancelAfter) Choose(ctx context.Context, m game.Match, seat int, r *rng
 	return c.Bot.Choose(ctx, m, seat, r)
 }
 
+// firstGameFirst starts a duel's games as its definition does, but for
+// the third game on waits until the first is over (or the duel is
+// stopped): the duel's workers play in parallel, and a busy machine may
+// leave the worker of the first game waiting while another plays on.
+type firstGameFirst struct {
+	game.Definition
+	ctx  context.Context
+	seed uint64        // the duel's
+	over chan struct{} // closed once the first game is over
+	once sync.Once
+}
+
+func (d *firstGameFirst) Start(s game.Setup) (game.Match, error) {
+	m, err := d.Definition.Start(s)
+	switch {
+	case err != nil:
+		return nil, err
+	case s.Seed == bot.GameSeed(d.seed, 0):
+		return &firstGame{Match: m, over: func() { d.once.Do(func() { close(d.over) }) }}, nil
+	case s.Seed != bot.GameSeed(d.seed, 1):
+		select {
+		case <-d.over:
+		case <-d.ctx.Done():
+		}
+	}
+	return m, nil
+}
+
+// firstGame is the first game of a duel: it calls over when it ends.
+type firstGame struct {
+	game.Match
+	over func()
+}
+
+func (m *firstGame) Apply(seat int, data json.RawMessage) error {
+	err := m.Match.Apply(seat, data)
+	if m.Outcome().Over {
+		m.over()
+	}
+	return err
+}
+
 // A duel interrupted part way counts the games before the first it did
-// not finish: its result is that of a duel of that many games.
+// not finish: its result is that of a duel of that many games. The duel is
+// stopped at a's 40th decision, in the third game or later (a decides at
+// least 3 times a game, at most 11), once the first game is over: it has
+// played at least one game, and not all fifty.
 func TestInterruptedDuelCountsTheGamesBefore(t *testing.T) {
 	def := nimGame(t, twentyOne)
 	random := newBot(t, "random", bot.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &cancelAfter{Bot: random, cancel: cancel}
 	a.n.Store(40)
-	d := bot.Duel(ctx, def, a, random, 50, 1, true)
+	d := bot.Duel(ctx, &firstGameFirst{Definition: def, ctx: ctx, seed: 1, over: make(chan struct{})}, a, random, 50, 1, true)
 	if !d.Interrupted || d.Games == 0 || d.Games >= 50 {
 		t.Fatalf("interrupted after 40 decisions: %v", d)
 	}

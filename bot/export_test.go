@@ -9,3 +9,6 @@ import (
 func LookInto(m game.Match, seat int, r *rng.Stream) (game.Match, error) {
 	return newCopier(m, seat).copy(r)
 }
+
+// GameSeed is the seed of game i of a duel of the given seed.
+func GameSeed(seed uint64, i int) uint64 { return gameSeed(seed, i) }

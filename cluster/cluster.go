@@ -26,6 +26,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,6 +69,16 @@ type Options struct {
 	Replicas int
 	// NATS are more options for the connection (credentials, TLS).
 	NATS []nats.Option
+	// MaxHandling bounds the requests this node answers at once
+	// (DefaultMaxHandling); MaxPending the messages waiting for one of
+	// its subscribers (DefaultMaxPending).
+	MaxHandling int
+	MaxPending  int
+	// OnError, if set, is told what NATS refused or dropped: a
+	// permission refused (a node asking for another's subjects), or
+	// messages dropped for a subject whose handler fell behind
+	// (nats.ErrSlowConsumer).
+	OnError func(subject string, err error)
 }
 
 // Errors of the cluster.
@@ -94,6 +105,11 @@ type Node struct {
 	stop   chan struct{}
 	done   chan struct{}
 	paused chan chan struct{} // tests: a stall of the renewals
+	// handling holds a place for each request being answered.
+	handling chan struct{}
+	onError  func(subject string, err error)
+	// maxPending bounds each subscription's queue.
+	maxPending int
 
 	mu        sync.Mutex
 	leases    map[string]*lease
@@ -133,6 +149,18 @@ func Join(ctx context.Context, opts Options) (*Node, error) {
 		// end by the clock, and when it is back it serves again.
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(250 * time.Millisecond),
+		// Its replies come on subjects of its own, which a locked bus
+		// lets only this node read.
+		nats.CustomInboxPrefix(inboxPrefix(opts.Name)),
+		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
+			if opts.OnError != nil {
+				subject := ""
+				if sub != nil {
+					subject = sub.Subject
+				}
+				opts.OnError(subject, err)
+			}
+		}),
 	}, opts.NATS...)
 	nc, err := nats.Connect(opts.URL, nopts...)
 	if err != nil {
@@ -144,18 +172,21 @@ func Join(ctx context.Context, opts Options) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{
-		name:      opts.Name,
-		run:       newRun(),
-		ttl:       ttl,
-		bucket:    opts.Bucket,
-		nc:        nc,
-		kv:        kv,
-		lost:      newLostQueue(),
-		stop:      make(chan struct{}),
-		done:      make(chan struct{}),
-		paused:    make(chan chan struct{}),
-		leases:    map[string]*lease{},
-		acquiring: map[string]chan struct{}{},
+		name:       opts.Name,
+		run:        newRun(),
+		ttl:        ttl,
+		bucket:     opts.Bucket,
+		nc:         nc,
+		kv:         kv,
+		lost:       newLostQueue(),
+		stop:       make(chan struct{}),
+		done:       make(chan struct{}),
+		paused:     make(chan chan struct{}),
+		handling:   make(chan struct{}, cmp.Or(opts.MaxHandling, DefaultMaxHandling)),
+		onError:    opts.OnError,
+		maxPending: cmp.Or(opts.MaxPending, DefaultMaxPending),
+		leases:     map[string]*lease{},
+		acquiring:  map[string]chan struct{}{},
 	}
 	go n.renew()
 	return n, nil

@@ -20,15 +20,60 @@ import (
 // and well above NATS's quarter of a second of expiry precision.
 const ttl = time.Second
 
+// The tests' NATS servers are locked as a real one is: they let in only
+// the nodes they know, each with its own key.
+var (
+	testNodes = []string{"a", "b", "c", "x", "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9"}
+	testCreds []cluster.Credential
+	testSeeds = map[string][]byte{}
+)
+
+func init() {
+	for _, name := range testNodes {
+		c, seed, err := cluster.NewCredential(name)
+		if err != nil {
+			panic(err)
+		}
+		testCreds = append(testCreds, c)
+		testSeeds[name] = seed
+	}
+}
+
 // embed starts a NATS server for one test.
 func embed(t testing.TB) string {
 	t.Helper()
-	url, stop, err := cluster.Embed(cluster.EmbedOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir()})
+	return embedWith(t, cluster.EmbedOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir()})
+}
+
+func embedWith(t testing.TB, opts cluster.EmbedOptions) string {
+	t.Helper()
+	if opts.Nodes == nil {
+		opts.Nodes = testCreds
+	}
+	url, stop, err := cluster.Embed(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(stop)
 	return url
+}
+
+// keyOf signs in as a test node.
+func keyOf(t testing.TB, name string) nats.Option {
+	t.Helper()
+	opt, err := cluster.SeedOption(testSeeds[name])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opt
+}
+
+// withKey gives a node's options its key, if it is a test node.
+func withKey(t testing.TB, opts cluster.Options) cluster.Options {
+	if _, ok := testSeeds[opts.Name]; ok {
+		opts.NATS = append([]nats.Option{keyOf(t, opts.Name)}, opts.NATS...)
+	}
+	return opts
 }
 
 // join adds a node to the test's cluster; it leaves at the test's end.
@@ -39,7 +84,7 @@ func join(t testing.TB, url, name string, opts ...nats.Option) *cluster.Node {
 
 func joinWith(t testing.TB, opts cluster.Options) *cluster.Node {
 	t.Helper()
-	n, err := cluster.Join(context.Background(), opts)
+	n, err := cluster.Join(context.Background(), withKey(t, opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +228,9 @@ func TestLeaseTakenFromUnderTheOwner(t *testing.T) {
 	url := embed(t)
 	a, b := join(t, url, "a"), join(t, url, "b")
 	acquire(t, a, "m1", time.Second)
-	nc, err := nats.Connect(url)
+	// Another node's credentials may delete a lease's key, as any node
+	// may take a match whose owner is gone.
+	nc, err := nats.Connect(url, keyOf(t, "x"), nats.CustomInboxPrefix("_INBOX.x"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +398,7 @@ func TestCrashAndRestart(t *testing.T) {
 // If NATS loses the bucket (a new NATS, a wiped disk), the fences of new
 // owners still go up.
 func TestFencesGoUpWhenTheBucketIsLost(t *testing.T) {
-	url, stop, err := cluster.Embed(cluster.EmbedOptions{Addr: "127.0.0.1:0"})
+	url, stop, err := cluster.Embed(cluster.EmbedOptions{Addr: "127.0.0.1:0", Nodes: testCreds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +428,7 @@ func TestJoinErrors(t *testing.T) {
 		{cluster.Options{URL: url, Name: "b", LeaseTTL: 2 * ttl}, "same lease time"},
 		{cluster.Options{URL: "nats://127.0.0.1:1", Name: "b"}, "connecting to NATS"},
 	} {
-		n, err := cluster.Join(context.Background(), c.opts)
+		n, err := cluster.Join(context.Background(), withKey(t, c.opts))
 		if err == nil {
 			n.Close()
 			t.Errorf("%+v: joined", c.opts)
@@ -390,7 +437,7 @@ func TestJoinErrors(t *testing.T) {
 		}
 	}
 	// Without a lease time a node takes the cluster's.
-	n, err := cluster.Join(context.Background(), cluster.Options{URL: url, Name: "b"})
+	n, err := cluster.Join(context.Background(), withKey(t, cluster.Options{URL: url, Name: "b"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,11 +39,34 @@ func address(node, subject string) (string, error) {
 	return subjectPrefix + node + "." + subject, nil
 }
 
+// DefaultMaxHandling bounds the requests a node answers at once, all
+// subjects together, unless Options.MaxHandling says otherwise; past it a
+// request is answered at once with ErrBusy.
+const DefaultMaxHandling = 1024
+
+// DefaultMaxPending bounds the messages (and PendingBytes their bytes)
+// waiting for a subscriber, unless Options.MaxPending says otherwise:
+// past them NATS drops messages, and Options.OnError is told
+// (ErrDropped).
+const (
+	DefaultMaxPending = 65536
+	PendingBytes      = 64 << 20
+)
+
+// ErrBusy is a request refused because the node answers as many as it
+// may already.
+var ErrBusy = errors.New("the node is busy; try again")
+
+// ErrDropped is what Options.OnError is told when messages for a
+// subscriber were dropped, as many as may wait waiting already.
+var ErrDropped = nats.ErrSlowConsumer
+
 // Handle answers the requests addressed to this node on a subject with
 // what fn returns; an error from fn reaches the requesting node as a
-// *RemoteError. Each request runs on its own goroutine: requests do not
-// wait for each other (a node that needs its requests in order waits for
-// each answer before sending the next).
+// *RemoteError, and so does a panic in fn (this node goes on). Each
+// request runs on its own goroutine, at most Options.MaxHandling at once: requests
+// do not wait for each other (a node that needs its requests in order
+// waits for each answer before sending the next).
 func (n *Node) Handle(subject string, fn func(data []byte) ([]byte, error)) error {
 	subj, err := address(n.name, subject)
 	if err != nil {
@@ -53,9 +76,18 @@ func (n *Node) Handle(subject string, fn func(data []byte) ([]byte, error)) erro
 		if m.Reply == "" {
 			return // a message published without waiting for an answer
 		}
-		go func() {
+		select {
+		case n.handling <- struct{}{}:
+		default:
 			reply := nats.NewMsg(m.Reply)
-			out, err := fn(m.Data)
+			reply.Header.Set(errorHeader, ErrBusy.Error())
+			m.RespondMsg(reply)
+			return
+		}
+		go func() {
+			defer func() { <-n.handling }()
+			reply := nats.NewMsg(m.Reply)
+			out, err := n.safely(subject, fn, m.Data)
 			if err != nil {
 				reply.Header.Set(errorHeader, err.Error())
 			} else {
@@ -107,21 +139,39 @@ func (n *Node) Publish(node, subject string, data []byte) error {
 }
 
 // Subscribe calls fn with every message published to this node on a
-// subject, one at a time, in the order each sender sent them.
+// subject, one at a time, in the order each sender sent them. At most
+// Options.MaxPending messages wait for fn; past them some are dropped,
+// and Options.OnError is told.
 func (n *Node) Subscribe(subject string, fn func(data []byte)) error {
 	subj, err := address(n.name, subject)
 	if err != nil {
 		return err
 	}
-	sub, err := n.nc.Subscribe(subj, func(m *nats.Msg) { fn(m.Data) })
+	sub, err := n.nc.Subscribe(subj, func(m *nats.Msg) {
+		n.safely(subject, func(data []byte) ([]byte, error) { fn(data); return nil, nil }, m.Data)
+	})
 	if err != nil {
 		return err
 	}
-	// Views must not be dropped because fn was slow for a moment.
-	if err := sub.SetPendingLimits(-1, -1); err != nil {
+	// Messages are not dropped because fn was slow for a moment, but a
+	// handler that falls far behind does not hold memory without bound.
+	if err := sub.SetPendingLimits(n.maxPending, PendingBytes); err != nil {
 		return err
 	}
 	return n.known()
+}
+
+// safely runs a handler; a panic in it is its error, and OnError is told.
+func (n *Node) safely(subject string, fn func([]byte) ([]byte, error), data []byte) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the node failed (a bug): %v", p)
+			if n.onError != nil {
+				n.onError(subject, err)
+			}
+		}
+	}()
+	return fn(data)
 }
 
 // known returns once NATS knows of this node's new subscriptions, so that

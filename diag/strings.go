@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -41,7 +42,8 @@ func TooLong(limit, chars int) string {
 }
 
 // CheckStrings reports every string of a decoded document longer than
-// its limit, at its pointer, and every member name longer than l.Key, at
+// its limit or holding a character that changes how other text shows
+// (HiddenRune), at its pointer, and every member name longer than l.Key, at
 // its object (the value of a member whose name is too long is not looked
 // into). It reports whether every string fits. Its cost is linear in the
 // size of the document; once r is full, it only counts.
@@ -77,7 +79,11 @@ func (c *stringCheck) walk(v any, member string) {
 		if limit := c.l.For(member); len(v) > limit {
 			if n := utf8.RuneCountInString(v); n > limit {
 				c.report("%s", TooLong(limit, n))
+				return
 			}
+		}
+		if msg := HiddenRune(v); msg != "" {
+			c.report("%s", msg)
 		}
 	case []any:
 		for i, x := range v {
@@ -113,4 +119,45 @@ func JoinNames(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:MaxListed], ", ") + " and " + strconv.Itoa(len(names)-MaxListed) + " more"
+}
+
+// HiddenRune describes the first character of s that has no place in the
+// text of a game file, which players read on each other's screens: a
+// control character other than a tab or a line break (nothing to see, or
+// a line cut), or a bidirectional embedding or override (U+202A to
+// U+202E), which reorders the text shown after it, names and all. It
+// returns "" when s holds none. Isolates (U+2066 to U+2069) and the
+// direction marks stay: they keep right-to-left text in its place
+// without reaching beyond it.
+func HiddenRune(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return hiddenRune(s[i:], utf8.RuneCountInString(s[:i]))
+		}
+	}
+	return ""
+}
+
+func hiddenRune(s string, at int) string {
+	for _, r := range s {
+		at++
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+		case r < 0x20 || r >= 0x7f && r < 0xa0:
+			return fmt.Sprintf("holds a control character (U+%04X) at character %d, which shows as nothing or cuts the line: remove it", r, at)
+		case r >= 0x202a && r <= 0x202e:
+			return fmt.Sprintf("holds a bidirectional %s (U+%04X) at character %d, which reorders the text shown after it: remove it (for right-to-left text, an isolate U+2066 to U+2069 keeps it in its place)", bidiKind(r), r, at)
+		}
+	}
+	return ""
+}
+
+func bidiKind(r rune) string {
+	switch r {
+	case 0x202c:
+		return "formatting pop"
+	case 0x202d, 0x202e:
+		return "override"
+	}
+	return "embedding"
 }

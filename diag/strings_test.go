@@ -34,6 +34,46 @@ func TestCheckStrings(t *testing.T) {
 	}
 }
 
+// TestHiddenRunes: text a player reads on someone else's screen may not
+// hold a control character or a bidirectional override; tabs, line
+// breaks, isolates, direction marks and emoji joiners are text.
+func TestHiddenRunes(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Plain", ""},
+		{"Two\nlines\tand a tab\r\n", ""},
+		{"Café 👩‍👩‍👧", ""},
+		{"\u2067عربي\u2069 text \u200f", ""},
+		{"Eve\u202Elivo", "holds a bidirectional override (U+202E) at character 4, which reorders the text shown after it: remove it (for right-to-left text, an isolate U+2066 to U+2069 keeps it in its place)"},
+		{"éé\u202Ax", "holds a bidirectional embedding (U+202A) at character 3, which reorders the text shown after it: remove it (for right-to-left text, an isolate U+2066 to U+2069 keeps it in its place)"},
+		{"a\u202Cb", "holds a bidirectional formatting pop (U+202C) at character 2, which reorders the text shown after it: remove it (for right-to-left text, an isolate U+2066 to U+2069 keeps it in its place)"},
+		{"bell\a", "holds a control character (U+0007) at character 5, which shows as nothing or cuts the line: remove it"},
+		{"x\u0085y", "holds a control character (U+0085) at character 2, which shows as nothing or cuts the line: remove it"},
+		{"\x00", "holds a control character (U+0000) at character 1, which shows as nothing or cuts the line: remove it"},
+	} {
+		if got := HiddenRune(c.text); got != c.want {
+			t.Errorf("HiddenRune(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+	doc, err := DecodeJSON([]byte(`{"spaces": [{"name": "Start"}, {"name": "Eve\u202Elivo"}], "long": "abcdef\u202E"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReporter("f.json", nil)
+	if CheckStrings(r, doc, StringLimits{Key: 10, Default: 20, Members: map[string]int{"long": 5}}) {
+		t.Error("CheckStrings passes a name with an override")
+	}
+	var got []string
+	for _, d := range r.List {
+		got = append(got, d.Pointer+": "+d.Message)
+	}
+	slices.Sort(got)
+	want := []string{"/long: must be at most 5 characters long, not 7",
+		"/spaces/1/name: " + HiddenRune("Eve\u202Elivo")}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestCheckStringsFull: once the reporter is full, CheckStrings only
 // counts.
 func TestCheckStringsFull(t *testing.T) {

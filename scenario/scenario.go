@@ -162,6 +162,9 @@ type Result struct {
 	File     string
 	Name     string
 	Failures []string
+	// Notes say what passed but is worth knowing, such as lines still
+	// written in an earlier version's words.
+	Notes []string
 }
 
 // Failf records a failed expectation.
@@ -185,6 +188,9 @@ func (r *Result) String() string {
 		for _, line := range strings.Split(strings.TrimRight(f, "\n"), "\n") {
 			fmt.Fprintf(&b, "    %s\n", line)
 		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "    note: %s\n", n)
 	}
 	return b.String()
 }
@@ -222,19 +228,104 @@ func Each[V any](r *Result, what, noun string, want map[string]V, names []string
 // maxShown is how many lines of a log a failure shows.
 const maxShown = 40
 
+// Lines are the lines of a log or a trace that expectations are looked
+// for in: Now as the game words them today, and, for a line an earlier
+// version worded otherwise, Before[i] as that version did ("" where the
+// wording did not change; Before may be shorter than Now). A scenario
+// written before the wording changed keeps passing: each expected line
+// may name its line in either wording. Failures show the lines as they
+// are now.
+type Lines struct {
+	Now, Before []string
+}
+
+// Add appends a line and its earlier wording ("" for none).
+func (l *Lines) Add(now, before string) {
+	if before != "" && before != now {
+		for len(l.Before) < len(l.Now) {
+			l.Before = append(l.Before, "")
+		}
+		l.Before = append(l.Before, before)
+	}
+	l.Now = append(l.Now, now)
+}
+
+// before is line i's earlier wording, "" if it has none.
+func (l *Lines) before(i int) string {
+	if i < len(l.Before) {
+		return l.Before[i]
+	}
+	return ""
+}
+
+// match says whether want names line i: "now" in today's words, "before"
+// in the earlier ones, "" not at all.
+func (l *Lines) match(i int, want string) string {
+	switch want {
+	case l.Now[i]:
+		return "now"
+	case l.before(i):
+		return "before"
+	}
+	return ""
+}
+
+// Reword returns what rewrites a line in an earlier version's words: each
+// name players read now (a key of names) becomes what that version
+// printed in its place (its value: an id, an older label), the longest
+// name first, so that "Red 10" is not read as "Red 1" and a 0.
+func Reword(names map[string]string) func(string) string {
+	var keys []string
+	for now, before := range names {
+		if now != "" && now != before {
+			keys = append(keys, now)
+		}
+	}
+	if len(keys) == 0 {
+		return func(line string) string { return line }
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
+	pairs := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		pairs = append(pairs, k, names[k])
+	}
+	return strings.NewReplacer(pairs...).Replace
+}
+
 // ExpectInOrder checks that the lines of want appear in got in this order,
 // other lines allowed between them (such as the lines of a log that
 // matter). A failure names the first line missing and shows got from where
 // that line was looked for.
 func (r *Result) ExpectInOrder(what string, got, want []string) {
+	r.ExpectInOrderOf(what, Lines{Now: got}, want)
+}
+
+// ExpectInOrderOf is ExpectInOrder on lines that may have an earlier
+// wording: an expected line in the earlier words matches too, and the
+// result notes it.
+func (r *Result) ExpectInOrderOf(what string, got Lines, want []string) {
 	at := 0
+	var old []int
 	for i, line := range want {
-		j := slices.Index(got[at:], line)
-		if j >= 0 {
-			at += j + 1
+		j := at
+		for ; j < len(got.Now); j++ {
+			if m := got.match(j, line); m != "" {
+				if m == "before" {
+					old = append(old, j)
+				}
+				break
+			}
+		}
+		if j < len(got.Now) {
+			at = j + 1
 			continue
 		}
-		rest := got[at:]
+		rest := got.Now[at:]
 		where := fmt.Sprintf("; the %s is:", what)
 		if i > 0 {
 			where = fmt.Sprintf(" after %q; from there the %s is:", want[i-1], what)
@@ -248,15 +339,49 @@ func (r *Result) ExpectInOrder(what string, got, want []string) {
 		r.Failf("%s: no line %q%s\n%s", what, line, where, strings.Join(rest, "\n"))
 		return
 	}
+	r.noteBefore(what, got, old)
 }
 
 // ExpectLines compares two lists of lines (such as trigger traces) and
 // records a failure with a line diff if they differ.
 func (r *Result) ExpectLines(what string, got, want []string) {
-	if slices.Equal(got, want) {
+	r.ExpectLinesOf(what, Lines{Now: got}, want)
+}
+
+// ExpectLinesOf is ExpectLines on lines that may have an earlier wording:
+// each expected line may name its line in either wording.
+func (r *Result) ExpectLinesOf(what string, got Lines, want []string) {
+	var old []int
+	same := len(got.Now) == len(want)
+	for i := 0; same && i < len(want); i++ {
+		switch got.match(i, want[i]) {
+		case "":
+			same = false
+		case "before":
+			old = append(old, i)
+		}
+	}
+	if !same {
+		r.Failf("%s differs (- want, + got):\n%s", what, Diff(want, got.Now))
 		return
 	}
-	r.Failf("%s differs (- want, + got):\n%s", what, Diff(want, got))
+	r.noteBefore(what, got, old)
+}
+
+// noteBefore notes the expected lines that named lines in their earlier
+// words, with the first of them as the game words it now, so that the
+// designer knows what to write from now on.
+func (r *Result) noteBefore(what string, got Lines, old []int) {
+	if len(old) == 0 {
+		return
+	}
+	first := old[0]
+	lines := "1 line is"
+	if len(old) > 1 {
+		lines = fmt.Sprintf("%d lines are", len(old))
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("%s: %s written in an earlier version's words, which still match; %q now reads %q",
+		what, lines, got.before(first), got.Now[first]))
 }
 
 // Diff returns a line diff of two lists: unchanged lines indented by two

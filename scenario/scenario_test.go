@@ -126,3 +126,40 @@ func TestReadHead(t *testing.T) {
 		t.Error("a broken head has no error")
 	}
 }
+
+// TestEarlierWording: an expected line may name a line as the game words
+// it now or as an earlier version did; either way it matches, lines in
+// the earlier words are noted with how they read now, and a failure shows
+// the lines as they are now.
+func TestEarlierWording(t *testing.T) {
+	var got Lines
+	got.Add("Ann rolls 4", "")
+	got.Add("Ann's piece 1 moves 4 steps to Track 7", "Ann's piece 1 moves from t3 to t7")
+	got.Add("Bob's turn", "Bob's turn")
+	r := &Result{}
+	r.ExpectInOrderOf("log", got, []string{"Ann rolls 4", "Ann's piece 1 moves from t3 to t7", "Bob's turn"})
+	r.ExpectLinesOf("log", got, []string{"Ann rolls 4", "Ann's piece 1 moves 4 steps to Track 7", "Bob's turn"})
+	if !r.Passed() || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], `"Ann's piece 1 moves from t3 to t7" now reads "Ann's piece 1 moves 4 steps to Track 7"`) {
+		t.Errorf("failures %q, notes %q", r.Failures, r.Notes)
+	}
+	if s := r.String(); !strings.Contains(s, "\n    note: log: 1 line is written in an earlier version's words") {
+		t.Errorf("the notes are not shown:\n%s", s)
+	}
+	r = &Result{}
+	r.ExpectLinesOf("moves", got, []string{"Ann rolls 4", "Ann's piece 1 moves from t3 to t8", "Bob's turn"})
+	if len(r.Failures) != 1 || !strings.Contains(r.Failures[0], "+ Ann's piece 1 moves 4 steps to Track 7") || len(r.Notes) != 0 {
+		t.Errorf("failures %q, notes %q", r.Failures, r.Notes)
+	}
+}
+
+// TestReword: names become what an earlier version printed, the longest
+// first.
+func TestReword(t *testing.T) {
+	reword := Reword(map[string]string{"red 1": "1 (red)", "red 10": "10 (red)", "Start": "Start", "": "x"})
+	if got := reword("Ann passes red 10 and red 1 from Start"); got != "Ann passes 10 (red) and 1 (red) from Start" {
+		t.Errorf("got %q", got)
+	}
+	if got := Reword(nil)("as it is"); got != "as it is" {
+		t.Errorf("got %q", got)
+	}
+}

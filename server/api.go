@@ -114,26 +114,49 @@ type boardMsg struct {
 	Drawing json.RawMessage `json:"drawing"`
 }
 
-func (srv *Server) getGame(w http.ResponseWriter, req *http.Request) {
+// libraryGame finds the library game of the path, compiled (a saved one
+// through the cache), unless lacks says what it lacks; it answers
+// failures itself.
+func (srv *Server) libraryGame(w http.ResponseWriter, req *http.Request, lacks func(*libEntry) string) (*libEntry, *compiled, bool) {
 	e, ok := srv.library.get(req.PathValue("id"))
 	if !ok {
 		writeError(w, http.StatusNotFound, "no game %q", req.PathValue("id"))
-		return
+		return nil, nil, false
 	}
-	writeJSON(w, http.StatusOK, boardMsg{Info: e.info, Drawing: e.c.drawing})
+	if why := lacks(e); why != "" {
+		writeError(w, http.StatusNotFound, "game %q %s", req.PathValue("id"), why)
+		return nil, nil, false
+	}
+	c, err := srv.library.compiled(req.Context(), e)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "the game does not load: %v", err)
+		return nil, nil, false
+	}
+	return e, c, true
+}
+
+func (srv *Server) getGame(w http.ResponseWriter, req *http.Request) {
+	e, c, ok := srv.libraryGame(w, req, func(*libEntry) string { return "" })
+	if ok {
+		writeJSON(w, http.StatusOK, boardMsg{Info: e.info, Drawing: c.drawing})
+	}
 }
 
 // gamePreview answers a library game's picture, which the lobby shows
 // beside it.
 func (srv *Server) gamePreview(w http.ResponseWriter, req *http.Request) {
-	e, ok := srv.library.get(req.PathValue("id"))
+	_, c, ok := srv.libraryGame(w, req, func(e *libEntry) string {
+		if e.info.Preview == "" {
+			return "has no picture"
+		}
+		return ""
+	})
 	if !ok {
-		writeError(w, http.StatusNotFound, "no game %q", req.PathValue("id"))
 		return
 	}
 	var data []byte
 	media := ""
-	if p, ok := e.c.def.(game.Previewer); ok {
+	if p, ok := c.def.(game.Previewer); ok {
 		data, media = p.Preview()
 	}
 	if data == nil {
@@ -153,7 +176,7 @@ func (srv *Server) gamePreview(w http.ResponseWriter, req *http.Request) {
 // the request body (JSON, or a zip archive), or the multipart form's
 // "file". It answers failures itself.
 func (srv *Server) readGame(w http.ResponseWriter, req *http.Request) (*game.Source, bool) {
-	if !srv.uploads.allow(clientAddr(req), time.Now()) {
+	if ok, _ := srv.uploads.allow(srv.clientAddr(req), time.Now()); !ok {
 		srv.metrics.rejected.WithLabelValues("rate").Inc()
 		writeError(w, http.StatusTooManyRequests, "too many uploads: at most %d a minute", srv.limits.Uploads)
 		return nil, false
@@ -237,7 +260,7 @@ func (srv *Server) saveGame(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		return
 	}
-	c, list := srv.compile(src, req.URL.Query().Get("game"))
+	c, list := srv.compileSent(req.Context(), src, req.URL.Query().Get("game"))
 	diags := []diag.Diagnostic(list)
 	if diags == nil {
 		diags = []diag.Diagnostic{}
@@ -246,8 +269,20 @@ func (srv *Server) saveGame(w http.ResponseWriter, req *http.Request) {
 		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: "the game is not valid", Diagnostics: diags})
 		return
 	}
-	e, secret, err := srv.library.save(req.Context(), c)
-	if err != nil {
+	name, err := gameName(c.info.Name)
+	if err != nil && c.info.Name != "" {
+		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: "the game's name cannot be shown in the lobby",
+			Diagnostics: append(diags, diag.Diagnostic{File: c.file, Pointer: "/name", Severity: diag.Error, Message: err.Error()})})
+		return
+	}
+	e, secret, err := srv.library.save(req.Context(), c, name, srv.clientAddr(req))
+	var qe *errQuota
+	switch {
+	case errors.As(err, &qe):
+		srv.metrics.rejected.WithLabelValues("quota").Inc()
+		writeError(w, http.StatusInsufficientStorage, "%v", err)
+		return
+	case err != nil:
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
@@ -270,6 +305,12 @@ type entryReq struct {
 func (srv *Server) renameGame(w http.ResponseWriter, req *http.Request) {
 	var er entryReq
 	if !srv.changing(w, req) || !srv.readJSON(w, req, &er) {
+		return
+	}
+	// A rename changes what the lobby shows everybody, like an upload.
+	if ok, _ := srv.uploads.allow(srv.clientAddr(req), time.Now()); !ok {
+		srv.metrics.rejected.WithLabelValues("rate").Inc()
+		writeError(w, http.StatusTooManyRequests, "too many uploads and renames: at most %d a minute", srv.limits.Uploads)
 		return
 	}
 	e, err := srv.library.rename(req.Context(), req.PathValue("id"), er.Secret, er.Name)
@@ -320,10 +361,22 @@ func (srv *Server) gameSource(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	gs := GameSource{Board: e.info, File: e.info.File}
-	if game.IsZip(e.c.data) {
-		gs.Archive = e.c.data
+	var data []byte
+	if e.pinned != nil {
+		data = e.pinned.data
 	} else {
-		gs.Source = string(e.c.data)
+		// A saved game's file is read from the store: nothing to compile.
+		g, err := srv.store.Game(req.Context(), e.info.Hash)
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "%v", err)
+			return
+		}
+		data = g.Data
+	}
+	if game.IsZip(data) {
+		gs.Archive = data
+	} else {
+		gs.Source = string(data)
 	}
 	writeJSON(w, http.StatusOK, gs)
 }
@@ -355,7 +408,7 @@ func (srv *Server) validate(w http.ResponseWriter, req *http.Request) {
 	if err == nil {
 		v.Game = p.Name()
 	}
-	c, list := srv.compile(src, v.Game)
+	c, list := srv.compileSent(req.Context(), src, v.Game)
 	if list != nil {
 		v.Diagnostics = list
 	}
@@ -479,9 +532,8 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 	if !srv.changing(w, req) || !srv.readJSON(w, req, &cr) {
 		return
 	}
-	if !srv.creates.allow(clientAddr(req), time.Now()) {
-		srv.metrics.rejected.WithLabelValues("rate").Inc()
-		writeError(w, http.StatusTooManyRequests, "too many matches created: at most %d a minute from one address", srv.limits.Creates)
+	if err := srv.mayMake(srv.clientAddr(req)); err != nil {
+		writeRefusal(w, err)
 		return
 	}
 	e, ok := srv.library.get(cr.Board)
@@ -496,7 +548,12 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusBadRequest, "no game %q", cr.Board)
 		return
 	}
-	info, err := game.InfoFor(e.c.def, cr.Compat)
+	c, err := srv.library.compiled(req.Context(), e)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "the game does not load: %v", err)
+		return
+	}
+	info, err := game.InfoFor(c.def, cr.Compat)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
@@ -520,7 +577,7 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusBadRequest, "turnLimit is 0 (none) or up to a day, in seconds")
 		return
 	}
-	rec, sec, err := srv.newMatch(req.Context(), e, cr)
+	rec, sec, err := srv.newMatch(req.Context(), e, c, cr, srv.clientAddr(req))
 	var ue *usertext.Error
 	if errors.As(err, &ue) {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -535,13 +592,14 @@ func (srv *Server) createMatch(w http.ResponseWriter, req *http.Request) {
 }
 
 // newMatch stores a new match of a library game and returns its secrets.
-func (srv *Server) newMatch(ctx context.Context, e *libEntry, cr createReq) (rec store.Match, sec created, err error) {
-	if err := srv.library.storeGame(ctx, e.c); err != nil {
+func (srv *Server) newMatch(ctx context.Context, e *libEntry, c *compiled, cr createReq, client string) (rec store.Match, sec created, err error) {
+	if err := srv.library.storeGame(ctx, c); err != nil {
 		return store.Match{}, created{}, err
 	}
+	srv.library.used(ctx, e, time.Now())
 	owner, invite := newSecret(), newSecret()
 	rec = store.Match{
-		ID: newID(), Pack: e.info.Pack, GameHash: e.c.hash, BoardID: e.info.ID, BoardName: e.info.Name,
+		ID: newID(), Pack: e.info.Pack, GameHash: c.hash, BoardID: e.info.ID, BoardName: e.info.Name,
 		Seed: newSeed(), MaxRounds: cr.MaxRounds, Seats: make([]store.Seat, cr.Seats),
 		Owner: store.HashSecret(owner), Invite: store.HashSecret(invite),
 		Settings: store.Settings{Public: cr.Public, TurnLimit: time.Duration(cr.TurnLimit) * time.Second, AutoAck: cr.AutoAck, Compat: cr.Compat},
@@ -553,6 +611,7 @@ func (srv *Server) newMatch(ctx context.Context, e *libEntry, cr createReq) (rec
 		if sec.Token, err = seatCreator(&rec, cr.Name); err != nil {
 			return rec, created{}, err
 		}
+		rec.Seats[0].From = store.HashSecret(client)
 		sec.Seat = new(int)
 	}
 	if err := srv.store.CreateMatch(ctx, rec); err != nil {
@@ -588,6 +647,8 @@ func inRoom(w http.ResponseWriter, req *http.Request, r *room, sec secretsIn, f 
 		writeError(w, http.StatusForbidden, "%v", err)
 	case errors.Is(err, errClosing):
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	case errors.As(err, new(*errRefused)):
+		writeRefusal(w, err)
 	default:
 		writeError(w, http.StatusConflict, "%v", err)
 	}
@@ -635,7 +696,7 @@ func (srv *Server) joinMatch(w http.ResponseWriter, req *http.Request, r *room) 
 	var seat int
 	var token string
 	if inRoom(w, req, r, jr.secretsIn, func(rt rights) (err error) {
-		seat, token, err = r.join(req.Context(), rt, jr.Name, jr.Token)
+		seat, token, err = r.join(req.Context(), rt, jr.Name, jr.Token, srv.clientAddr(req))
 		return err
 	}) {
 		writeJSON(w, http.StatusOK, struct {
@@ -721,7 +782,7 @@ func (srv *Server) changeSeat(w http.ResponseWriter, req *http.Request, r *room)
 		case !rt.owner:
 			return errNotOwner
 		case cr.Remove:
-			return r.leaveSeat(req.Context(), seat)
+			return r.remove(req.Context(), seat)
 		case cr.Bot != nil:
 			return r.handOver(req.Context(), rt, seat, *cr.Bot)
 		case cr.Mute != nil:
@@ -891,9 +952,16 @@ func (srv *Server) rematch(w http.ResponseWriter, req *http.Request, r *room) {
 		return
 	}
 	var next string
+	client := srv.clientAddr(req)
 	if !inRoom(w, req, r, rr, func(rt rights) (err error) {
 		if rt.seat < 0 && !rt.owner {
 			return errors.New("only the players of a match may ask for a rematch")
+		}
+		if r.rec.Settings.Next == "" {
+			// Making it is making a match, like creating one.
+			if err := srv.mayMake(client); err != nil {
+				return err
+			}
 		}
 		next, err = r.rematch(req.Context())
 		return err

@@ -222,7 +222,7 @@ func (srv *Server) simulate(w http.ResponseWriter, req *http.Request) {
 		writeError(w, http.StatusForbidden, "%v", err)
 		return
 	}
-	addr := clientAddr(req)
+	addr := srv.clientAddr(req)
 	if wait, ok := b.allow(addr, time.Now()); !ok {
 		b.runs.WithLabelValues("limited").Inc()
 		secs := max(1, int(math.Ceil(wait.Seconds())))
@@ -393,7 +393,7 @@ func (srv *Server) readDraft(w http.ResponseWriter, req *http.Request) (*compile
 		return nil, nil, 0, false
 	}
 	src.WithContext(req.Context())
-	c, list := srv.compile(src, "")
+	c, list := srv.compileSent(req.Context(), src, "")
 	if c == nil {
 		diags := []diag.Diagnostic(list)
 		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: "the game is not valid: fix its problems to simulate it", Diagnostics: diags})

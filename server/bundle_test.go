@@ -3,7 +3,11 @@ package server
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
+	"image"
+	"image/png"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -110,7 +114,7 @@ func TestZippedBundleUpload(t *testing.T) {
 // entry names its URL, and it is served as a PNG image.
 func TestBundlePreviewServed(t *testing.T) {
 	ts := newTestServer(t, Options{Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}, Logger: testLogger()})
-	png := "\x89PNG\r\n\x1a\n a picture"
+	png := string(pngSaying(t, 16, 9))
 	files := map[string]string{"preview.png": png}
 	for k, v := range partyBundle {
 		files[k] = v
@@ -148,6 +152,34 @@ func TestBundlePreviewServed(t *testing.T) {
 	}
 	if !found {
 		t.Error("the saved game is gone after a restart")
+	}
+}
+
+// pngSaying is a PNG image of one pixel whose header says it is w×h.
+func pngSaying(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	must(t, png.Encode(&buf, image.NewGray(image.Rect(0, 0, 1, 1))))
+	data := buf.Bytes()
+	ihdr := data[12 : 12+4+13] // "IHDR" and its fields
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[8:], uint32(h))
+	binary.BigEndian.PutUint32(data[12+4+13:], crc32.ChecksumIEEE(ihdr))
+	return data
+}
+
+// A preview.png whose header says 60,000×60,000 pixels (437 KB once, and
+// gigabytes in each lobby visitor's browser) is never shown: the game is
+// saved without it, with a warning saying why.
+func TestHugePreviewIsRefused(t *testing.T) {
+	ts := newTestServer(t, Options{Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"}})
+	files := map[string]string{"preview.png": string(pngSaying(t, 60000, 60000))}
+	for k, v := range partyBundle {
+		files[k] = v
+	}
+	st, body := ts.raw("POST", "/api/boards?name=huge.zip", zipBundle(t, files), nil)
+	if st != http.StatusCreated || !strings.Contains(string(body), "60000×60000 pixels") || strings.Contains(string(body), `"preview"`) {
+		t.Errorf("a game with a huge picture: %d %s", st, body)
 	}
 }
 

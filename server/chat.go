@@ -170,7 +170,7 @@ func (g *chatGate) check(msg *clientMsg) (replyMsg, bool) {
 	if !g.rate.take(now) {
 		return refuse(fmt.Sprintf("You are writing too fast: %d messages in a row at most, then one every %g seconds. Wait a moment.", chatBurst, 1/chatRate))
 	}
-	if !g.srv.chats.allow(g.addr, now) {
+	if ok, _ := g.srv.chats.allow(g.addr, now); !ok {
 		return refuse(fmt.Sprintf("Too many messages from your address: at most %d a minute. Wait a moment.", chatPerMinute))
 	}
 	text, err := usertext.Message(msg.Text, MaxChat)

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,6 +108,26 @@ func (srv *Server) joinCluster() error {
 	return nil
 }
 
+// BusError is told what the cluster's bus refused or dropped (give it
+// as cluster.Options.OnError). It is logged; if messages for this node's
+// clients were dropped (their node fell far behind), those clients are
+// disconnected, to reconnect and be sent what they missed.
+func (srv *Server) BusError(subject string, err error) {
+	srv.log.Warn("the cluster's bus", "subject", subject, "err", err)
+	if !errors.Is(err, cluster.ErrDropped) || !strings.HasSuffix(subject, "."+subjFrames) {
+		return
+	}
+	srv.relayMu.Lock()
+	relayed := make([]*session, 0, len(srv.relays))
+	for _, s := range srv.relays {
+		relayed = append(relayed, s)
+	}
+	srv.relayMu.Unlock()
+	for _, s := range relayed {
+		s.closeWith("too slow: reconnect to get the current state")
+	}
+}
+
 // ownedElsewhere is a match another live node owns: it is reached there.
 type ownedElsewhere struct{ node string }
 
@@ -171,7 +193,10 @@ func (srv *Server) request(ctx context.Context, owner, subj string, v any) ([]by
 
 // --- API requests for matches owned elsewhere ---
 
-// httpMsg is an API request or its answer, between nodes.
+// httpMsg is an API request or its answer, between nodes. A request
+// carries the address of the client that sent it (as the node that took
+// it tells clients apart), so that the owner counts it against that
+// client's limits.
 type httpMsg struct {
 	Method string      `json:"method,omitempty"`
 	URL    string      `json:"url,omitempty"`
@@ -179,6 +204,7 @@ type httpMsg struct {
 	Header http.Header `json:"header,omitempty"`
 	Body   []byte      `json:"body,omitempty"`
 	Status int         `json:"status,omitempty"`
+	Client string      `json:"client,omitempty"`
 }
 
 // forward answers an API request about a match owned by another node by
@@ -200,7 +226,7 @@ func (srv *Server) forward(w http.ResponseWriter, req *http.Request, id string) 
 		}
 	}
 	out, err := srv.request(req.Context(), owner, subjHTTP, httpMsg{Method: req.Method, URL: req.URL.RequestURI(), Host: req.Host,
-		Header: h, Body: body})
+		Header: h, Body: body, Client: srv.clientAddr(req)})
 	if errors.Is(err, errOwnerGone) {
 		return false // the match will be this node's, once the lease expires
 	}
@@ -213,9 +239,15 @@ func (srv *Server) forward(w http.ResponseWriter, req *http.Request, id string) 
 		writeError(w, http.StatusBadGateway, "a bad answer from the match's server: %v", err)
 		return true
 	}
-	for k, v := range ans.Header {
-		w.Header()[k] = v
+	if ans.Status < 200 || ans.Status > 599 {
+		writeError(w, http.StatusBadGateway, "a bad answer from the match's server: status %d", ans.Status)
+		return true
 	}
+	// The answer is data, never headers: every route forwarded answers
+	// JSON, and the guard's headers (its Content-Security-Policy above
+	// all) stand whatever the other node says.
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(ans.Status)
 	w.Write(ans.Body)
 	return true
@@ -233,9 +265,23 @@ func (srv *Server) answerHTTP(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	req.Host, req.Header = m.Host, m.Header
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	// The client is the one the asking node saw (a port makes it an
+	// address like any other).
+	req.RemoteAddr = net.JoinHostPort(m.Client, "0")
 	rec := httptest.NewRecorder()
-	srv.inner.ServeHTTP(rec, req)
-	return json.Marshal(httpMsg{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()})
+	srv.serveInner(rec, req)
+	return json.Marshal(httpMsg{Status: rec.Code, Body: rec.Body.Bytes()})
+}
+
+// serveInner runs a forwarded request on the routes, recovering from a
+// panic as the guard does for a request of this node's clients.
+func (srv *Server) serveInner(w http.ResponseWriter, req *http.Request) {
+	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	defer srv.recoverRequest(rw, req)
+	srv.inner.ServeHTTP(rw, req)
 }
 
 // --- clients of this node watching a match owned elsewhere ---

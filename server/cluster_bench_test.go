@@ -37,14 +37,22 @@ func BenchmarkClusterCommands(b *testing.B) {
 			if c.pg {
 				db = storetest.Postgres(b)
 			}
-			var args []string
+			var bus *testBus
 			if c.nodes > 1 {
-				args = []string{"--cluster", natsForTest(b), "--lease", "2s"}
+				var names []string
+				for i := range c.nodes {
+					names = append(names, fmt.Sprintf("n%d", i))
+				}
+				bus = natsForTest(b, names...)
 			}
 			var bases []string
 			for i := range c.nodes {
-				p := startServer(b, bin, db, append(args, "--node", fmt.Sprintf("n%d", i), "--log-level", "error",
-					"--limit-creates", "1000000", "--limit-rate", "100000", "--limit-burst", "100000")...)
+				args := []string{"--node", fmt.Sprintf("n%d", i)}
+				if bus != nil {
+					args = append(bus.args(fmt.Sprintf("n%d", i)), "--lease", "2s")
+				}
+				p := startServer(b, bin, db, append(args, "--log-level", "error",
+					"--limit-creates", "1000000", "--limit-creates-all", "1000000", "--limit-rate", "100000", "--limit-burst", "100000")...)
 				bases = append(bases, p.base)
 			}
 			const n = 100
@@ -115,12 +123,18 @@ func BenchmarkClusterFailover(b *testing.B) {
 	}
 	bin := buildTabula(b)
 	db := storetest.Postgres(b)
-	nats := natsForTest(b)
+	var names []string
+	for i := range b.N {
+		for k := range 3 {
+			names = append(names, fmt.Sprintf("f%d-%d", i, k))
+		}
+	}
+	bus := natsForTest(b, names...)
 	var total time.Duration
 	for i := range b.N {
 		var nodes []*serverProcess
 		for k := range 3 {
-			nodes = append(nodes, startServer(b, bin, db, "--cluster", nats, "--lease", "2s", "--node", fmt.Sprintf("f%d-%d", i, k), "--log-level", "error"))
+			nodes = append(nodes, startServer(b, bin, db, append(bus.args(fmt.Sprintf("f%d-%d", i, k)), "--lease", "2s", "--log-level", "error")...))
 		}
 		lm := newLoadMatch(b, nodes[0].base, "chutes-and-ladders", nodes[1].base, nodes[2].base)
 		for range 5 {

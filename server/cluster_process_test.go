@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,10 +27,10 @@ func startNodes(t *testing.T, names ...string) map[string]*serverProcess {
 	t.Helper()
 	bin := buildTabula(t)
 	db := storetest.Postgres(t)
-	nats := natsForTest(t)
+	bus := natsForTest(t, names...)
 	nodes := map[string]*serverProcess{}
 	for _, name := range names {
-		nodes[name] = startServer(t, bin, db, "--cluster", nats, "--node", name, "--lease", "2s", "--log-level", logLevel())
+		nodes[name] = startServer(t, bin, db, append(bus.args(name), "--lease", "2s", "--log-level", logLevel())...)
 	}
 	return nodes
 }
@@ -229,4 +232,45 @@ func logLevel() string {
 		return l
 	}
 	return "warn"
+}
+
+// The locked set-up of docs/scaling.md, from the command line: the first
+// node embeds NATS and makes the other nodes' keys; a node started with
+// its key joins and serves the first node's matches; one without a key
+// (or with another node's) does not start.
+func TestLockedClusterFromTheCommandLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping a cluster of processes in -short mode")
+	}
+	bin := buildTabula(t)
+	db := storetest.Postgres(t)
+	dir := t.TempDir()
+	web1 := startServer(t, bin, db, "--nats-embed", "127.0.0.1:0", "--nats-dir", dir, "--nats-nodes", "web2", "--node", "web1", "--lease", "2s")
+	m := regexp.MustCompile(`msg="embedded NATS server" url=(\S+)`).FindStringSubmatch(web1.stderr.String())
+	if m == nil {
+		t.Fatalf("the embedded server's URL is not logged: %s", web1.stderr.String())
+	}
+	url := m[1]
+	key := filepath.Join(dir, "keys", "web2.nk")
+	if info, err := os.Stat(key); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("web2's key: %v", err)
+	}
+	web2 := startServer(t, bin, db, "--cluster", url, "--nats-nkey", key, "--node", "web2", "--lease", "2s")
+	var tb created
+	postJSON(t, web1.base+"/api/matches", map[string]any{"board": "chutes-and-ladders", "seats": 2}, &tb)
+	var j joined
+	postJSON(t, web2.base+"/api/matches/"+tb.ID+"/join", map[string]any{"name": "Ann", "invite": tb.Invite}, &j)
+	if j.Token == "" {
+		t.Fatal("joining through web2 gave no token")
+	}
+	for _, args := range [][]string{
+		{"--cluster", url, "--node", "web3"},
+		{"--cluster", url, "--node", "web3", "--nats-nkey", key},
+	} {
+		cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--lease", "2s"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "--cluster") {
+			t.Errorf("%v: started, or failed without saying why: %v\n%s", args, err, out)
+		}
+	}
 }

@@ -4,46 +4,93 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/tabulagames/tabula/cluster"
 	"github.com/tabulagames/tabula/store"
 	"github.com/tabulagames/tabula/store/storetest"
 )
 
-// natsForTest starts a NATS server with JetStream in the test process.
-func natsForTest(t testing.TB) string {
+// testBus is a NATS server with JetStream in the test process, locked as
+// `tabula serve --nats-embed` locks it: only the nodes named get in, each
+// with its key.
+type testBus struct {
+	url  string
+	keys string // the folder of the nodes' keys (NAME.nk)
+}
+
+// natsForTest starts a bus for the named nodes.
+func natsForTest(t testing.TB, nodes ...string) *testBus {
 	t.Helper()
-	url, stop, err := cluster.Embed(cluster.EmbedOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir()})
+	b := &testBus{keys: t.TempDir()}
+	creds, _, err := cluster.NodeKeys(b.keys, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop, err := cluster.Embed(cluster.EmbedOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir(), Nodes: creds})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(stop)
-	return url
+	b.url = url
+	return b
+}
+
+// args are the flags of `tabula serve` that join the bus as a node.
+func (b *testBus) args(node string) []string {
+	return []string{"--cluster", b.url, "--nats-nkey", filepath.Join(b.keys, node+".nk"), "--node", node}
+}
+
+// join joins the bus as a node, telling srv (once made) what the bus
+// refuses or drops.
+func (b *testBus) join(t testing.TB, node string, ttl time.Duration, srv *atomic.Pointer[Server]) *cluster.Node {
+	t.Helper()
+	seed, err := os.ReadFile(filepath.Join(b.keys, node+".nk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := cluster.SeedOption([]byte(strings.TrimSpace(string(seed))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := cluster.Join(context.Background(), cluster.Options{URL: b.url, Name: node, LeaseTTL: ttl, NATS: []nats.Option{key},
+		OnError: func(subject string, err error) {
+			if s := srv.Load(); s != nil {
+				s.BusError(subject, err)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // newNode starts a server that joins a cluster on a shared store.
-func newNode(t *testing.T, name, nats, db string) *testServer {
+func newNode(t *testing.T, name string, bus *testBus, db string) *testServer {
 	t.Helper()
 	st, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	n, err := cluster.Join(context.Background(), cluster.Options{URL: nats, Name: name, LeaseTTL: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return newTestServer(t, Options{Store: st, Cluster: n, Node: name, Logger: testLogger()})
+	var made atomic.Pointer[Server]
+	n := bus.join(t, name, time.Second, &made)
+	ts := newTestServer(t, Options{Store: st, Cluster: n, Node: name, Logger: testLogger()})
+	made.Store(ts.srv)
+	return ts
 }
 
 // Players connected to different nodes play one match, owned by one node;
 // API requests to any node reach it.
 func TestClusterNodesShareMatches(t *testing.T) {
-	nats := natsForTest(t)
+	bus := natsForTest(t, "a", "b", "c")
 	db := storetest.Postgres(t)
-	a, b, c := newNode(t, "a", nats, db), newNode(t, "b", nats, db), newNode(t, "c", nats, db)
+	a, b, c := newNode(t, "a", bus, db), newNode(t, "b", bus, db), newNode(t, "c", bus, db)
 	tb := a.newTable("twenty-one", 2, nil, false, false, map[string]any{"public": true})
 	// Ann joins through b, Bob through c, the owner starts through c.
 	var ann, bob joined
@@ -75,11 +122,11 @@ func TestClusterNodesShareMatches(t *testing.T) {
 // When the owner leaves, another node takes the match; players connected
 // to other nodes keep their sockets and play on.
 func TestClusterOwnerLeaves(t *testing.T) {
-	nats := natsForTest(t)
+	bus := natsForTest(t, "a", "b", "c")
 	db := storetest.Postgres(t)
 	nodes := map[string]*testServer{}
 	for _, name := range []string{"a", "b", "c"} {
-		nodes[name] = newNode(t, name, nats, db)
+		nodes[name] = newNode(t, name, bus, db)
 	}
 	a := nodes["a"]
 	tb := a.newTable("sixty", 2, []string{"Ann", "Bob"}, false, true, map[string]any{"public": true})

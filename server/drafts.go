@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"path"
+	"time"
 
 	"github.com/tabulagames/tabula/diag"
 )
@@ -11,7 +13,9 @@ import (
 // Drafts are games being made in the editor that their author plays
 // without publishing them: the game is checked and stored (matches are
 // played on stored games), but it joins no library, so the lobby does not
-// list it. A match is made of it by its hash (createReq.Draft).
+// list it. A match is made of it by its hash (createReq.Draft). A draft
+// counts against its author's quota of saved bytes for a day; one no
+// match was made on leaves the store after a day.
 
 // saveDraft checks a game and stores it for a match of it:
 // POST /api/drafts?name=FILE with the game as the body, as POST
@@ -26,7 +30,7 @@ func (srv *Server) saveDraft(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		return
 	}
-	c, list := srv.compile(src, req.URL.Query().Get("game"))
+	c, list := srv.compileSent(req.Context(), src, req.URL.Query().Get("game"))
 	diags := []diag.Diagnostic(list)
 	if diags == nil {
 		diags = []diag.Diagnostic{}
@@ -35,7 +39,14 @@ func (srv *Server) saveDraft(w http.ResponseWriter, req *http.Request) {
 		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: "the game is not valid", Diagnostics: diags})
 		return
 	}
-	if err := srv.library.storeGame(req.Context(), c); err != nil {
+	err := srv.library.saveDraft(req.Context(), c, srv.clientAddr(req), time.Now())
+	var qe *errQuota
+	switch {
+	case errors.As(err, &qe):
+		srv.metrics.rejected.WithLabelValues("quota").Inc()
+		writeError(w, http.StatusInsufficientStorage, "%v", err)
+		return
+	case err != nil:
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
@@ -52,11 +63,11 @@ func (srv *Server) draft(ctx context.Context, hash string) (*libEntry, bool) {
 	if len(hash) != 64 {
 		return nil, false
 	}
-	c, err := srv.defs.get(ctx, hash, "", "")
+	c, err := srv.defs.get(ctx, hash, "")
 	if err != nil {
 		return nil, false
 	}
-	return &libEntry{info: draftInfo(c), c: c}, true
+	return &libEntry{info: draftInfo(c), pinned: c}, true
 }
 
 func draftInfo(c *compiled) GameInfo {

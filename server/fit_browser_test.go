@@ -372,6 +372,11 @@ func TestEveryBoardFitsEveryScreen(t *testing.T) {
 			t.Run("names", func(t *testing.T) {
 				seen := map[string]bool{}
 				for _, text := range texts {
+					// A script's slip shows as a word of JavaScript.
+					if m := scriptWords.FindString(text); m != "" && !seen[m] {
+						seen[m] = true
+						t.Errorf("%s shows %q to players, in %q", g.Name, m, around(text, m))
+					}
 					for _, re := range ids {
 						for _, sub := range re.FindAllStringSubmatch(text, -1) {
 							m := sub[len(sub)-1] // the id, without what bounds it
@@ -389,6 +394,10 @@ func TestEveryBoardFitsEveryScreen(t *testing.T) {
 		})
 	}
 }
+
+// scriptWords are what a page's script shows when it writes a value that
+// is not there or not text ("Your turnnull").
+var scriptWords = regexp.MustCompile(`(null|undefined|NaN)\b|\[object \w+\]`)
 
 // forks says whether a match's party board has a fork (where a player
 // chooses a way on the board).

@@ -16,7 +16,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tabulagames/tabula/diag"
@@ -216,46 +215,6 @@ func secretIs(given, storedHash string) bool {
 }
 
 // --- rates ---
-
-// rateByAddr counts what each client address did in the last minute.
-type rateByAddr struct {
-	mu    sync.Mutex
-	limit int
-	seen  map[string][]time.Time
-}
-
-func newRateByAddr(perMinute int) *rateByAddr {
-	return &rateByAddr{limit: perMinute, seen: map[string][]time.Time{}}
-}
-
-// allow records one more action of addr and reports whether it is within
-// the limit.
-func (r *rateByAddr) allow(addr string, now time.Time) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	recent := r.seen[addr]
-	i := 0
-	for i < len(recent) && now.Sub(recent[i]) > time.Minute {
-		i++
-	}
-	recent = recent[i:]
-	if len(recent) >= r.limit {
-		r.seen[addr] = recent
-		return false
-	}
-	r.seen[addr] = append(recent, now)
-	return true
-}
-
-func (r *rateByAddr) prune(now time.Time) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for a, recent := range r.seen {
-		if len(recent) == 0 || now.Sub(recent[len(recent)-1]) > time.Minute {
-			delete(r.seen, a)
-		}
-	}
-}
 
 // bucket is a token bucket: rate tokens a second, at most burst.
 type bucket struct {

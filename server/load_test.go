@@ -44,7 +44,8 @@ func runLoadServer() {
 	db := os.Getenv("TABULA_LOAD_DB")
 	srv, err := New(Options{DB: db, Packs: allPacks(), Bundled: BundledGames{FS: examples.Games, Default: "default"},
 		BoardsDir: os.Getenv("TABULA_LOAD_BOARDS"), IdleAfter: time.Duration(envInt("TABULA_LOAD_IDLE", 30)) * time.Second,
-		Limits: Limits{Creates: 1 << 30, Rate: 1 << 20, Burst: 1 << 20, Connections: 1 << 20}, AbandonAfter: -1})
+		Limits: Limits{Creates: 1 << 30, CreatesAll: 1 << 30, Rate: 1 << 20, Burst: 1 << 20, Connections: 1 << 20,
+			ConnsPerAddr: 1 << 20, Conns: 1 << 20, SocketsPerAddr: 1 << 20, Matches: 1 << 20}, AbandonAfter: -1})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -73,7 +73,10 @@ var servingAt = regexp.MustCompile(`serving at (http://[^/ ]+)/`)
 
 func startServer(t testing.TB, bin, db string, args ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, args...)...)
+	// Every test client comes from the loopback address: the caps per
+	// address would be the whole server's.
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db,
+		"--limit-conns-per-addr", "100000", "--limit-sockets-per-addr", "100000"}, args...)...)
 	stdout, _ := cmd.StdoutPipe()
 	p := &serverProcess{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr

@@ -148,8 +148,10 @@ func (r *room) safely(f func()) {
 		if p := recover(); p != nil {
 			r.srv.metrics.panics.Inc()
 			r.srv.log.Error("panic in a match", "match", r.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			// No acknowledgement goes out for what failed; markBroken
+			// tells everybody.
+			r.ackTo = nil
 			r.markBroken(fmt.Errorf("the match failed (a bug, which was logged): %v", p))
-			r.afterChange()
 		}
 	}()
 	f()
@@ -282,6 +284,11 @@ func (r *room) markBroken(why error) {
 		r.srv.log.Error("storing that a match is broken", "match", r.id, "err", err)
 	}
 	r.srv.log.Error("match broken", "match", r.id, "reason", why.Error())
+	// Everybody is told at once, the lobby too: after what is being done
+	// now (a broadcast, perhaps, which broke it).
+	r.sumVer++
+	r.publish()
+	r.post(r.afterChange)
 }
 
 func (r *room) names() []string {
@@ -364,14 +371,7 @@ func (r *room) fillWithBots(ctx context.Context, rt rights, level string) error 
 	return nil
 }
 
-func (r *room) botName(n int) string {
-	for ; ; n++ {
-		name := fmt.Sprintf("Bot %d", n)
-		if !slices.ContainsFunc(r.rec.Seats, func(s store.Seat) bool { return s.Name == name }) {
-			return name
-		}
-	}
-}
+func (r *room) botName(n int) string { return freeBotName(n, r.rec.Seats) }
 
 // start begins the match with the seats taken; empty seats are dropped.
 func (r *room) start(ctx context.Context, rt rights) error {
@@ -637,7 +637,13 @@ func (r *room) botStep() {
 	think := r.srv.opts.Bots
 	budget := r.srv.limits.BotTime
 	go func() {
+		// At most BotThreads bots think at once, all matches together:
+		// the other CPUs stay free for people's commands.
+		if !r.srv.botThread(r.done) {
+			return // the room stopped meanwhile
+		}
 		cmd, ok := think(copy, seat, level, stream, budget)
+		<-r.srv.bots
 		r.post(func() {
 			r.botQueued = false
 			if ok && r.playing() && r.m.Hash() == hash {
@@ -675,7 +681,14 @@ func (r *room) playFor(seat int, level string, cmd json.RawMessage, reason strin
 // botCommand asks the seat's bot for its command, on the room's goroutine.
 func (r *room) botCommand(seat int, level string) (json.RawMessage, bool) {
 	if b := r.srv.opts.Bots; b != nil && level != "" {
-		if cmd, ok := b(r.m, seat, level, r.botStream(), r.srv.limits.BotTime); ok {
+		// A search in the room (a match that cannot be copied) takes its
+		// place among the bots thinking too.
+		if !r.srv.botThread(r.quit) {
+			return nil, false
+		}
+		cmd, ok := b(r.m, seat, level, r.botStream(), r.srv.limits.BotTime)
+		<-r.srv.bots
+		if ok {
 			return cmd, true
 		}
 	}

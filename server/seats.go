@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/tabulagames/tabula/game"
@@ -21,7 +22,9 @@ import (
 // join seats a player under a nickname and returns the seat and its
 // secret. A client that already plays a seat of the match (rt.seat) adds
 // a player on its device: the new seat is played with the same secret.
-func (r *room) join(ctx context.Context, rt rights, name, token string) (int, string, error) {
+// A player the owner removed (joining from the same address, client, or
+// under a name that reads as theirs) is refused.
+func (r *room) join(ctx context.Context, rt rights, name, token, client string) (int, string, error) {
 	switch {
 	case !rt.read:
 		return 0, "", errNoRight
@@ -31,6 +34,10 @@ func (r *room) join(ctx context.Context, rt rights, name, token string) (int, st
 	name, err := r.checkName(name)
 	if err != nil {
 		return 0, "", err
+	}
+	from := store.HashSecret(client)
+	if removedFromTable(r.rec.Settings.Removed, name, from) {
+		return 0, "", errRemoved
 	}
 	free := slices.IndexFunc(r.rec.Seats, func(s store.Seat) bool { return s.Name == "" })
 	if free < 0 {
@@ -44,7 +51,7 @@ func (r *room) join(ctx context.Context, rt rights, name, token string) (int, st
 		hash = store.HashSecret(secret)
 	}
 	prev := r.rec.Seats[free]
-	r.rec.Seats[free] = store.Seat{Name: name, Token: hash}
+	r.rec.Seats[free] = store.Seat{Name: name, Token: hash, From: from}
 	if err := r.save(ctx); err != nil {
 		r.rec.Seats[free] = prev
 		return 0, "", err
@@ -213,4 +220,42 @@ func (r *room) sendSeats(s *session) {
 	}
 	data, _ := json.Marshal(msg)
 	s.send(data)
+}
+
+// The owner's decisions about seats stick: a player the owner removes
+// does not come back to the table (nor to its rematches, which keep its
+// settings) under another name or the same one, from the address they
+// had joined from.
+
+// remove takes a player out of the match at the owner's word, and
+// remembers them so that they stay out.
+func (r *room) remove(ctx context.Context, seat int) error {
+	if seat < 0 || seat >= len(r.rec.Seats) || r.rec.Seats[seat].Name == "" {
+		return r.leaveSeat(ctx, seat) // says there is nobody there
+	}
+	prev := r.rec.Settings.Removed
+	s := r.rec.Seats[seat]
+	if !s.Bot || s.Token != "" {
+		r.rec.Settings.Removed = append(slices.Clip(prev), store.Removed{Name: s.Name, From: s.From})
+	}
+	if err := r.leaveSeat(ctx, seat); err != nil {
+		r.rec.Settings.Removed = prev
+		return err
+	}
+	return nil
+}
+
+// errRemoved refuses a player the match's owner removed.
+var errRemoved = &errRefused{http.StatusForbidden, "the match's owner removed you from this table"}
+
+// removedFromTable reports whether someone joining under a name from an
+// address (the hash of it) is a player the owner removed: the same
+// address, or a name that reads as theirs.
+func removedFromTable(removed []store.Removed, name, from string) bool {
+	for _, r := range removed {
+		if (from != "" && r.From == from) || usertext.LookAlike(r.Name, name) {
+			return true
+		}
+	}
+	return false
 }

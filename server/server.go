@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -57,6 +58,11 @@ type Options struct {
 	// AllowedOrigins are other origins whose pages may change things
 	// here (https://example.org).
 	AllowedOrigins []string
+	// TrustedProxies are the reverse proxies (addresses or CIDR
+	// prefixes) whose X-Forwarded-For tells the client's address; without
+	// them every client is its connection's address, and the header is
+	// never read.
+	TrustedProxies []string
 	// Limits bound what clients may cost.
 	Limits Limits
 	// IdleAfter is how long a match nobody watches stays in memory
@@ -94,17 +100,61 @@ type Limits struct {
 	Burst int
 	// Connections is the most connections to one match (64).
 	Connections int
-	// Creates is the most matches one address may create per minute (30).
-	Creates int
-	// Uploads is the most uploads and validations one address may make
-	// per minute (60).
+	// Creates is the most matches one address may make per minute, by
+	// any route (creating, a rematch) (30); CreatesAll the most all
+	// addresses together may make (600).
+	Creates    int
+	CreatesAll int
+	// Matches is the most matches in memory at once (10000): past it,
+	// creating or opening a match that is not in memory is refused until
+	// some leave.
+	Matches int
+	// Uploads is the most uploads, validations and renames of saved games
+	// one address may make per minute (60).
 	Uploads int
+	// SavedGames and SavedBytes bound the saved games (and the bytes of
+	// their files) one address may keep (20, 20 MiB); SavedGamesAll and
+	// SavedBytesAll what the library keeps in all (2000, 1 GiB).
+	SavedGames    int
+	SavedBytes    int64
+	SavedGamesAll int
+	SavedBytesAll int64
+	// SavedExpire is how long a saved game nobody plays stays in the
+	// library (30 days; negative: for ever).
+	SavedExpire time.Duration
+	// GameCache bounds the compiled games kept in memory for reuse, by
+	// the size of their files (8 MiB: a compiled game takes up to ten
+	// times its file); games of matches in memory stay as long as their
+	// matches.
+	GameCache int64
+	// Compiles is the most game files checked at once (one less than the
+	// CPUs, at least 1); others wait their turn.
+	Compiles int
 	// PingEvery is how often idle connections are pinged; a connection
 	// that does not answer within PingTimeout is closed (30 s, 20 s).
 	PingEvery   time.Duration
 	PingTimeout time.Duration
-	// BotTime is how long a bot may think over one decision (2 s).
-	BotTime time.Duration
+	// BotTime is how long a bot may think over one decision (2 s);
+	// BotThreads how many bots may think at once, all matches together
+	// (one less than the CPUs, at least 1), so that people's commands
+	// never wait behind bots.
+	BotTime    time.Duration
+	BotThreads int
+	// HeaderTime is how long a request's headers may take to arrive
+	// (10 s); RequestTime a whole request, body included, and its
+	// answer (60 s); KeepAlive how long a quiet connection is kept
+	// between requests (60 s); MessageTime how long a WebSocket message,
+	// once begun, may take to arrive (10 s).
+	HeaderTime  time.Duration
+	RequestTime time.Duration
+	KeepAlive   time.Duration
+	MessageTime time.Duration
+	// ConnsPerAddr is the most connections one address may hold (64), and
+	// Conns the most in all (8192); SocketsPerAddr the most WebSockets
+	// one client may hold, all matches together (32).
+	ConnsPerAddr   int
+	Conns          int
+	SocketsPerAddr int
 	// Simulation bounds the simulations the editor asks for.
 	Simulation SimLimits
 }
@@ -112,7 +162,12 @@ type Limits struct {
 // DefaultLimits are the limits of a server started without any.
 var DefaultLimits = Limits{
 	Body: 64 << 10, Upload: 2 << 20, JSONDepth: 64, Message: 8 << 10, Rate: 20, Burst: 40, Connections: 64,
-	Creates: 30, Uploads: 60, PingEvery: 30 * time.Second, PingTimeout: 20 * time.Second, BotTime: 2 * time.Second,
+	Creates: 30, CreatesAll: 600, Matches: 10000, Uploads: 60,
+	SavedGames: 20, SavedBytes: 20 << 20, SavedGamesAll: 2000, SavedBytesAll: 1 << 30, SavedExpire: 30 * 24 * time.Hour,
+	GameCache: 8 << 20, Compiles: max(1, runtime.GOMAXPROCS(0)-1),
+	PingEvery: 30 * time.Second, PingTimeout: 20 * time.Second, BotTime: 2 * time.Second, BotThreads: max(1, runtime.GOMAXPROCS(0)-1),
+	HeaderTime: 10 * time.Second, RequestTime: 60 * time.Second, KeepAlive: 60 * time.Second, MessageTime: 10 * time.Second,
+	ConnsPerAddr: 64, Conns: 8192, SocketsPerAddr: 32,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -153,6 +208,27 @@ func (l Limits) withDefaults() Limits {
 	if l.BotTime > 0 {
 		d.BotTime = l.BotTime
 	}
+	for _, p := range []struct{ v, d *int }{{&l.CreatesAll, &d.CreatesAll}, {&l.Matches, &d.Matches}, {&l.SavedGames, &d.SavedGames},
+		{&l.SavedGamesAll, &d.SavedGamesAll}, {&l.Compiles, &d.Compiles}, {&l.BotThreads, &d.BotThreads},
+		{&l.ConnsPerAddr, &d.ConnsPerAddr}, {&l.Conns, &d.Conns}, {&l.SocketsPerAddr, &d.SocketsPerAddr}} {
+		if *p.v > 0 {
+			*p.d = *p.v
+		}
+	}
+	for _, p := range []struct{ v, d *int64 }{{&l.SavedBytes, &d.SavedBytes}, {&l.SavedBytesAll, &d.SavedBytesAll}, {&l.GameCache, &d.GameCache}} {
+		if *p.v > 0 {
+			*p.d = *p.v
+		}
+	}
+	for _, p := range []struct{ v, d *time.Duration }{{&l.HeaderTime, &d.HeaderTime}, {&l.RequestTime, &d.RequestTime},
+		{&l.KeepAlive, &d.KeepAlive}, {&l.MessageTime, &d.MessageTime}} {
+		if *p.v > 0 {
+			*p.d = *p.v
+		}
+	}
+	if l.SavedExpire != 0 {
+		d.SavedExpire = l.SavedExpire
+	}
 	d.Simulation = l.Simulation.withDefaults()
 	return d
 }
@@ -160,20 +236,24 @@ func (l Limits) withDefaults() Limits {
 // Server is the Tabula server. Create it with New, serve Handler, and
 // Close it (or Shutdown, to tell clients) when done.
 type Server struct {
-	opts    Options
-	limits  Limits
-	store   store.Store
-	ownDB   bool
-	packs   game.Packs
-	log     *slog.Logger
-	library *library
-	defs    *defCache
-	metrics *metrics
-	hosts   hostCheck
-	creates *rateByAddr
-	uploads *rateByAddr
-	chats   *rateByAddr // chat messages by address, across connections
-	balance *balancer
+	opts     Options
+	limits   Limits
+	store    store.Store
+	ownDB    bool
+	packs    game.Packs
+	log      *slog.Logger
+	library  *library
+	defs     *defCache
+	metrics  *metrics
+	hosts    hostCheck
+	proxies  proxyList
+	creates  *rateLimit
+	uploads  *rateLimit
+	sockets  *holdLimit
+	bots     chan struct{} // a place for each bot thinking at once
+	compiles chan struct{} // a place for each game file checked at once
+	chats    *rateLimit    // chat messages by address, across connections
+	balance  *balancer
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -236,11 +316,23 @@ func New(opts Options) (*Server, error) {
 		rooms: map[string]*room{}, loading: map[string]*loadCall{},
 	}
 	srv.hosts = newHostCheck(opts.Addr, opts.AllowedHosts)
-	srv.creates = newRateByAddr(srv.limits.Creates)
-	srv.uploads = newRateByAddr(srv.limits.Uploads)
-	srv.chats = newRateByAddr(chatPerMinute)
+	proxies, err := parseProxies(opts.TrustedProxies)
+	if err != nil {
+		cancel()
+		if own {
+			st.Close()
+		}
+		return nil, err
+	}
+	srv.proxies = proxies
+	srv.creates = newRateLimit(srv.limits.Creates, srv.limits.CreatesAll)
+	srv.uploads = newRateLimit(srv.limits.Uploads, 0)
+	srv.sockets = newHoldLimit(srv.limits.SocketsPerAddr, 0)
+	srv.bots = make(chan struct{}, srv.limits.BotThreads)
+	srv.compiles = make(chan struct{}, srv.limits.Compiles)
+	srv.defs = newDefCache(srv, srv.limits.GameCache)
+	srv.chats = newRateLimit(chatPerMinute, 0)
 	srv.balance = newBalancer(srv.limits.Simulation, srv.metrics)
-	srv.defs = newDefCache(srv, 256)
 	srv.library = newLibrary(srv)
 	if opts.Cluster != nil {
 		if err := srv.joinCluster(); err != nil {
@@ -373,6 +465,10 @@ func (srv *Server) room(ctx context.Context, id string) (*room, error) {
 			return nil, ctx.Err()
 		}
 	}
+	if err := srv.roomForOneMore(); err != nil {
+		srv.mu.Unlock()
+		return nil, err
+	}
 	call := &loadCall{done: make(chan struct{})}
 	srv.loading[id] = call
 	srv.mu.Unlock()
@@ -417,7 +513,7 @@ func (srv *Server) loadRoom(ctx context.Context, id string) (*room, error) {
 		}
 	}
 	r := newRoom(srv, rec)
-	c, err := srv.defs.get(ctx, rec.GameHash, rec.Pack, rec.BoardName)
+	c, err := srv.defs.get(ctx, rec.GameHash, rec.Pack)
 	if err != nil {
 		r.markBroken(fmt.Errorf("its game no longer loads: %v", err))
 	} else {
@@ -465,7 +561,7 @@ func (srv *Server) janitor() {
 	defer srv.wg.Done()
 	tick := time.NewTicker(min(srv.opts.IdleAfter/2, 5*time.Second))
 	defer tick.Stop()
-	lastAbandon := time.Time{}
+	lastAbandon, lastExpire := time.Time{}, time.Time{}
 	for {
 		select {
 		case <-srv.ctx.Done():
@@ -475,6 +571,10 @@ func (srv *Server) janitor() {
 			srv.creates.prune(now)
 			srv.uploads.prune(now)
 			srv.chats.prune(now)
+			if now.Sub(lastExpire) > time.Hour {
+				lastExpire = now
+				srv.library.expire(srv.ctx, now)
+			}
 			if srv.opts.AbandonAfter > 0 && now.Sub(lastAbandon) > min(time.Minute, srv.opts.AbandonAfter/2) {
 				lastAbandon = now
 				srv.closeAbandoned(now)
@@ -550,20 +650,11 @@ func (srv *Server) guard(next http.Handler) http.Handler {
 		start := time.Now()
 		rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		defer func() {
-			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
-				}
-				srv.metrics.panics.Inc()
-				srv.log.Error("panic in a request", "method", req.Method, "path", req.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				if !rw.wrote {
-					writeError(rw, http.StatusInternalServerError, "the server failed; this is a bug, and it was logged")
-				}
-			}
 			// The path only: queries may carry secrets.
 			srv.log.Info("request", "method", req.Method, "path", req.URL.Path, "status", rw.status,
-				"ms", float64(time.Since(start).Microseconds())/1000, "bytes", rw.bytes, "addr", clientAddr(req))
+				"ms", float64(time.Since(start).Microseconds())/1000, "bytes", rw.bytes, "addr", srv.clientAddr(req))
 		}()
+		defer srv.recoverRequest(rw, req)
 		if !srv.hosts.allowed(req.Host) {
 			writeError(rw, http.StatusMisdirectedRequest, "this server does not answer to the host name %q; start it with --allowed-hosts %s if that is its name",
 				hostOnly(req.Host), hostOnly(req.Host))
@@ -577,6 +668,24 @@ func (srv *Server) guard(next http.Handler) http.Handler {
 			"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
 		next.ServeHTTP(rw, req)
 	})
+}
+
+// recoverRequest answers 500 rather than losing the connection if the
+// request's handler panicked (deferred; a handler aborting on purpose is
+// let through).
+func (srv *Server) recoverRequest(rw *statusWriter, req *http.Request) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	if p == http.ErrAbortHandler {
+		panic(p)
+	}
+	srv.metrics.panics.Inc()
+	srv.log.Error("panic in a request", "method", req.Method, "path", req.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	if !rw.wrote {
+		writeError(rw, http.StatusInternalServerError, "the server failed; this is a bug, and it was logged")
+	}
 }
 
 // statusWriter remembers the status and size of an answer.
@@ -604,15 +713,6 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController and the WebSocket upgrade reach the
 // connection.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// clientAddr is the client's address without its port.
-func clientAddr(req *http.Request) string {
-	host, _, err := net.SplitHostPort(req.RemoteAddr)
-	if err != nil {
-		return req.RemoteAddr
-	}
-	return host
-}
 
 func hostOnly(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {

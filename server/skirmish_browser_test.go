@@ -214,4 +214,20 @@ func TestSkirmishReactionTimesOut(t *testing.T) {
 		t.Fatalf("the bot did not answer for Bob: %v", err)
 	}
 	b.waitTrue(ann, "the fighter to have its turn again", `!!document.getElementById("sk-end")`)
+	// Both players' logs say who played for Bob, and why, before the
+	// answer the bot gave.
+	for name, p := range map[string]context.Context{"Ann": ann, "Bob": bob} {
+		b.waitTrue(p, name+"'s log to say that a bot played for Bob", `(() => {
+  const items = [...document.querySelectorAll("#log li")].map(li => li.textContent);
+  const note = items.findIndex(t => t.includes("Time ran out: a bot played for Bob"));
+  const took = items.findIndex(t => t.includes("goblins (Bob) take the opportunity attack"));
+  return note >= 0 && took > note;
+})()`)
+	}
+	const showNote = `(() => { [...document.querySelectorAll("#log li")].find(li => li.textContent.includes("Time ran out"))?.scrollIntoView({block: "center"}); return ""; })()`
+	b.eval(ann, showNote)
+	b.screenshot(ann, "skirmish-desktop-timeout.png")
+	b.run(bob, phone())
+	b.eval(bob, showNote)
+	b.screenshot(bob, "skirmish-phone-timeout.png")
 }

@@ -53,7 +53,8 @@ func TestFourPlayersOnOnePhone(t *testing.T) {
 	for i, name := range []string{"Bob", "Cy", "Di"} {
 		addOnDevice(b, p, name, i+2)
 	}
-	if got := b.eval(p, `[...document.querySelectorAll("#seats li.taken .name")].map(n => n.parentNode.textContent).join("|")`); strings.Count(got, "on this device") != 3 || !strings.Contains(got, "Ann — you") {
+	// Four people share the phone: none of them is "you".
+	if got := b.eval(p, `[...document.querySelectorAll("#seats li.taken .name")].map(n => n.parentNode.textContent).join("|")`); strings.Count(got, "— on this device") != 4 || strings.Contains(got, "you") {
 		t.Errorf("the table: %q", got)
 	}
 	b.screenshot(p, "pass-and-play-table-phone.png")
@@ -63,6 +64,7 @@ func TestFourPlayersOnOnePhone(t *testing.T) {
 		poll(`document.querySelectorAll("#chat-log .chat-msg").length === 1`))
 
 	turns := map[string]int{}
+	passed := map[string]int{} // the page asked to pass the device to them
 	did := map[string]int{}
 	shot := false
 	for round := 0; ; round++ {
@@ -75,7 +77,25 @@ func TestFourPlayersOnOnePhone(t *testing.T) {
 		if b.eval(p, `document.getElementById("app").dataset.handover || ""`) != "" {
 			t.Fatal("a party board covered the page between two players: it hides nothing")
 		}
-		whose := b.eval(p, `document.querySelector("#turn strong")?.textContent || ""`)
+		whose, to, _ := strings.Cut(b.eval(p, `(document.querySelector("#turn strong")?.textContent || "") + "\n" + (document.getElementById("pass-on")?.textContent || "")`), "\n")
+		if to != "" {
+			if want := " — pass the device to " + strings.TrimSuffix(whose, "'s turn"); to != want {
+				t.Errorf("on %q the page says %q, want %q", whose, to, want)
+			}
+			passed[strings.TrimPrefix(to, " — pass the device to ")]++
+			if !shot && did["roll"] >= 4 {
+				// A few turns in, the turn passes: the page asks for the
+				// device to go to the next player.
+				shot = true
+				b.screenshot(p, "pass-and-play-party-phone.png")
+				b.run(p, desktop())
+				b.screenshot(p, "pass-and-play-party.png")
+				b.run(p, phone())
+			}
+		}
+		if list := b.eval(p, `document.getElementById("players").textContent`); strings.Contains(list, "you") {
+			t.Fatalf("the players' list on a phone four people share says %q", list)
+		}
 		a := b.eval(p, act)
 		if a == "" {
 			time.Sleep(50 * time.Millisecond)
@@ -85,14 +105,10 @@ func TestFourPlayersOnOnePhone(t *testing.T) {
 		if strings.HasSuffix(whose, "'s turn") {
 			turns[strings.TrimSuffix(whose, "'s turn")]++
 		}
-		if !shot && did["roll"] == 5 {
-			shot = true
-			b.screenshot(p, "pass-and-play-party-phone.png")
-		}
 	}
 	for _, name := range []string{"Ann", "Bob", "Cy", "Di"} {
-		if turns[name] == 0 {
-			t.Errorf("the page never said it was %s's turn: %v", name, turns)
+		if turns[name] == 0 || passed[name] == 0 {
+			t.Errorf("the page never said it was %s's turn, or never asked to pass them the device: turns %v, passed %v", name, turns, passed)
 		}
 	}
 	if did["roll"] < 4 || did["ack"] == 0 {

@@ -186,9 +186,9 @@ func TestChatLimits(t *testing.T) {
 // A client on a node that does not own the match chats through the
 // owner: everybody, on every node, reads it.
 func TestChatAcrossTheCluster(t *testing.T) {
-	nats := natsForTest(t)
+	bus := natsForTest(t, "a", "b")
 	db := storetest.Postgres(t)
-	a, b := newNode(t, "a", nats, db), newNode(t, "b", nats, db)
+	a, b := newNode(t, "a", bus, db), newNode(t, "b", bus, db)
 	tb := a.newTable("twenty-one", 2, []string{"Ann", "Bob"}, false, true, map[string]any{"public": true})
 	owner, _ := a.opt.Cluster.Owner(context.Background(), tb.ID)
 	far, near := b, a

@@ -27,11 +27,17 @@ type peer interface {
 	closeNow()
 }
 
-// wsPeer is a client's WebSocket.
-type wsPeer struct{ ws *websocket.Conn }
+// wsPeer is a client's WebSocket; a write it does not take within
+// timeout closes it.
+type wsPeer struct {
+	ws      *websocket.Conn
+	timeout time.Duration
+}
 
 func (p wsPeer) write(frame []byte) error {
-	return p.ws.Write(context.Background(), websocket.MessageText, frame)
+	ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+	defer cancel()
+	return p.ws.Write(ctx, websocket.MessageText, frame)
 }
 func (p wsPeer) ping(ctx context.Context) error { return p.ws.Ping(ctx) }
 func (p wsPeer) close(code websocket.StatusCode, reason string) {
@@ -382,6 +388,14 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		wq.Seat = &v
 	}
 	id := req.PathValue("id")
+	// The client's sockets are counted before anything else is done for
+	// it (loading the match).
+	release, err := srv.holdSocket(req)
+	if err != nil {
+		writeRefusal(w, err)
+		return
+	}
+	defer release()
 	// Rights are checked before the socket is accepted, so that a refusal
 	// is an HTTP answer with a reason.
 	if err := srv.mayConnect(req.Context(), id, wq); err != nil {
@@ -393,6 +407,8 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
+	// (Accepting it lifts the deadlines of the request: net/http clears
+	// them when a handler takes its connection over.)
 	// Accept checks that the page asking is the server's own (Origin).
 	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{OriginPatterns: srv.opts.AllowedOrigins})
 	if err != nil {
@@ -403,7 +419,7 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	defer srv.metrics.connections.Dec()
 	ctx, cancel := context.WithCancel(srv.ctx)
 	defer cancel()
-	s := newSession(wsPeer{ws}, -1)
+	s := newSession(wsPeer{ws, srv.limits.PingTimeout}, -1)
 	s.onClose = cancel
 	go s.writer(ctx, srv.limits)
 	defer s.closeWith("")
@@ -415,12 +431,12 @@ func (srv *Server) serveWS(w http.ResponseWriter, req *http.Request) {
 	s.relink(l)
 	defer func() { s.currentLink().detach() }()
 	rate := newBucket(srv.limits.Rate, srv.limits.Burst)
-	chat := newChatGate(srv, clientAddr(req))
+	chat := newChatGate(srv, srv.clientAddr(req))
 	var buf bytes.Buffer
 	for {
 		// Reads need no context: closing the connection (the writer does,
 		// when the session or the server ends) ends them.
-		data, err := readMessage(ws, &buf)
+		data, err := readMessage(ctx, ws, &buf, srv.limits.MessageTime)
 		if err != nil {
 			reason := ""
 			select {
@@ -501,14 +517,23 @@ func (srv *Server) parseMessage(data []byte, rate *bucket) (clientMsg, replyMsg,
 }
 
 // readMessage reads the next message into buf (reused from message to
-// message) and returns its bytes, valid until the next call.
-func readMessage(ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
-	_, rd, err := ws.Reader(context.Background())
+// message) and returns its bytes, valid until the next call. The message
+// may be long in coming, but once begun it must arrive within limit, or
+// the connection is closed.
+func readMessage(ctx context.Context, ws *websocket.Conn, buf *bytes.Buffer, limit time.Duration) ([]byte, error) {
+	mc := newMessageContext(ctx)
+	_, rd, err := ws.Reader(mc.ctx)
 	if err != nil {
+		mc.done()
 		return nil, err
 	}
+	mc.begun(limit)
 	buf.Reset()
-	if _, err := buf.ReadFrom(rd); err != nil {
+	_, err = buf.ReadFrom(rd)
+	if late := mc.done(); err != nil {
+		if late {
+			err = errSlowMessage
+		}
 		return nil, err
 	}
 	if buf.Cap() > 1<<20 {
@@ -624,7 +649,9 @@ func (l *localLink) command(ctx context.Context, msg clientMsg) (replyMsg, bool,
 		}
 		return replyMsg{Type: "ack", ID: msg.ID}, true, nil
 	}
-	var err error
+	// A command that makes the match fail (a panic, which breaks it)
+	// leaves this error: it is refused, not acknowledged.
+	err := errors.New("the match failed")
 	acked := false
 	if derr := r.do(ctx, func() {
 		// The acknowledgement goes out with the state the command caused,

@@ -18,8 +18,11 @@ import (
 // schema of the first servers (each match held its own copy of its game;
 // secrets were stored as they are); version 1 had no table chat and did
 // not say why a bot played a person's command; version 2 had no undos in
-// its command log (no column commands.undo). Open migrates them all.
-const Version = 3
+// its command log (no column commands.undo); version 3 kept no more of a
+// library entry than its names and owner (version 4 adds what the lobby
+// shows of it, who saved it, its size and its last use). Open migrates
+// them all.
+const Version = 4
 
 // schema is the current schema; {BLOB} is the dialect's type of bytes.
 const schema = `
@@ -41,7 +44,11 @@ CREATE TABLE IF NOT EXISTS library (
 	name      TEXT NOT NULL,
 	file      TEXT NOT NULL,
 	owner     TEXT NOT NULL,
-	created   TEXT NOT NULL
+	created   TEXT NOT NULL,
+	info      TEXT NOT NULL DEFAULT '',
+	client    TEXT NOT NULL DEFAULT '',
+	size      BIGINT NOT NULL DEFAULT 0,
+	used      TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS matches (
 	id         TEXT PRIMARY KEY,
@@ -198,13 +205,18 @@ func (s *db) migrate() error {
 	return nil
 }
 
-// migrations are the columns each version added to the commands: from
-// version 1 to 2, the reason a bot played a command for a person (none,
-// for the old ones); from 2 to 3, whether the record is an undo (none
-// was). The chat table, new in version 2, the schema above made already.
-var migrations = map[int]string{
-	1: `ALTER TABLE commands ADD COLUMN reason TEXT NOT NULL DEFAULT ''`,
-	2: `ALTER TABLE commands ADD COLUMN undo INTEGER NOT NULL DEFAULT 0`,
+// migrations are the columns each version added: from version 1 to 2,
+// the reason a bot played a command for a person (none, for the old
+// ones); from 2 to 3, whether the record is an undo (none was); from 3 to
+// 4, what the library shows of an entry, who saved it, its size and its
+// last use (the server fills in what an entry shows the first time it
+// loads it). The chat table, new in version 2, the schema above made
+// already.
+var migrations = map[int][]string{
+	1: {`ALTER TABLE commands ADD COLUMN reason TEXT NOT NULL DEFAULT ''`},
+	2: {`ALTER TABLE commands ADD COLUMN undo INTEGER NOT NULL DEFAULT 0`},
+	3: {`ALTER TABLE library ADD COLUMN info TEXT NOT NULL DEFAULT ''`, `ALTER TABLE library ADD COLUMN client TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE library ADD COLUMN size BIGINT NOT NULL DEFAULT 0`, `ALTER TABLE library ADD COLUMN used TEXT NOT NULL DEFAULT ''`},
 }
 
 // migrateFrom moves a database of version n to version n+1, in one
@@ -215,15 +227,17 @@ func (s *db) migrateFrom(n int) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(migrations[n]); err != nil {
-		// Another server sharing the database may have migrated it
-		// meanwhile (PostgreSQL made this one wait for it).
-		tx.Rollback()
-		var now int
-		if s.sql.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&now) == nil && now > n {
-			return nil
+	for _, stmt := range migrations[n] {
+		if _, err := tx.Exec(stmt); err != nil {
+			// Another server sharing the database may have migrated it
+			// meanwhile (PostgreSQL made this one wait for it).
+			tx.Rollback()
+			var now int
+			if s.sql.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&now) == nil && now > n {
+				return nil
+			}
+			return fmt.Errorf("migrating from version %d: %w", n, err)
 		}
-		return fmt.Errorf("migrating from version %d: %w", n, err)
 	}
 	if _, err := tx.Exec(s.dialect.q(`UPDATE meta SET value = ? WHERE key = 'schema'`), fmt.Sprint(n+1)); err != nil {
 		return err

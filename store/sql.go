@@ -131,16 +131,21 @@ func (s *db) Game(ctx context.Context, hash string) (Game, error) {
 }
 
 func (s *db) SaveEntry(ctx context.Context, e Entry) error {
+	used := ""
+	if !e.Used.IsZero() {
+		used = stamp(e.Used)
+	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(s.dialect.q(`INSERT INTO library(id, game_hash, pack, name, file, owner, created) VALUES(?,?,?,?,?,?,?)
-			ON CONFLICT(id) DO UPDATE SET game_hash = excluded.game_hash, pack = excluded.pack, name = excluded.name, file = excluded.file, owner = excluded.owner`),
-			e.ID, e.GameHash, e.Pack, e.Name, e.File, e.Owner, stamp(e.Created))
+		_, err := tx.Exec(s.dialect.q(`INSERT INTO library(id, game_hash, pack, name, file, owner, created, info, client, size, used) VALUES(?,?,?,?,?,?,?,?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET game_hash = excluded.game_hash, pack = excluded.pack, name = excluded.name, file = excluded.file, owner = excluded.owner,
+			info = excluded.info, client = excluded.client, size = excluded.size, used = excluded.used`),
+			e.ID, e.GameHash, e.Pack, e.Name, e.File, e.Owner, stamp(e.Created), string(e.Info), e.Client, e.Size, used)
 		return err
 	})
 }
 
 func (s *db) Entries(ctx context.Context) ([]Entry, error) {
-	rows, err := s.sql.QueryContext(ctx, `SELECT id, game_hash, pack, name, file, owner, created FROM library ORDER BY created, id`)
+	rows, err := s.sql.QueryContext(ctx, `SELECT id, game_hash, pack, name, file, owner, created, info, client, size, used FROM library ORDER BY created, id`)
 	if err != nil {
 		return nil, err
 	}
@@ -148,14 +153,59 @@ func (s *db) Entries(ctx context.Context) ([]Entry, error) {
 	var out []Entry
 	for rows.Next() {
 		var e Entry
-		var created string
-		if err := rows.Scan(&e.ID, &e.GameHash, &e.Pack, &e.Name, &e.File, &e.Owner, &created); err != nil {
+		var created, info, used string
+		if err := rows.Scan(&e.ID, &e.GameHash, &e.Pack, &e.Name, &e.File, &e.Owner, &created, &info, &e.Client, &e.Size, &used); err != nil {
 			return nil, err
 		}
 		e.Created = parseStamp(created)
+		if info != "" {
+			e.Info = []byte(info)
+		}
+		if used != "" {
+			e.Used = parseStamp(used)
+		}
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+func (s *db) DeleteUnusedGames(ctx context.Context, before time.Time) ([]string, error) {
+	var gone []string
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		gone = gone[:0]
+		rows, err := tx.Query(s.dialect.q(`SELECT hash FROM games WHERE created < ?
+			AND NOT EXISTS (SELECT 1 FROM matches WHERE game_hash = games.hash) AND NOT EXISTS (SELECT 1 FROM library WHERE game_hash = games.hash)`), stamp(before))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var h string
+			if err := rows.Scan(&h); err != nil {
+				rows.Close()
+				return err
+			}
+			gone = append(gone, h)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, h := range gone {
+			if _, err := tx.Exec(s.dialect.q(`DELETE FROM games WHERE hash = ?`), h); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return gone, err
+}
+
+func (s *db) DeleteGame(ctx context.Context, hash string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(s.dialect.q(`DELETE FROM games WHERE hash = ?
+			AND NOT EXISTS (SELECT 1 FROM matches WHERE game_hash = ?) AND NOT EXISTS (SELECT 1 FROM library WHERE game_hash = ?)`), hash, hash, hash)
+		return err
+	})
 }
 
 func (s *db) DeleteEntry(ctx context.Context, id string) error {

@@ -40,6 +40,13 @@ type Store interface {
 	// DeleteEntry removes a library entry (its game stays, for the
 	// matches played on it).
 	DeleteEntry(ctx context.Context, id string) error
+	// DeleteGame removes a stored game that no match and no library
+	// entry refers to; it does nothing (and reports nothing) otherwise.
+	DeleteGame(ctx context.Context, hash string) error
+	// DeleteUnusedGames removes the games stored before a time that no
+	// match and no library entry refers to (drafts nobody played), and
+	// returns their hashes.
+	DeleteUnusedGames(ctx context.Context, before time.Time) ([]string, error)
 	// CreateMatch stores a new match; its game must be stored.
 	CreateMatch(ctx context.Context, m Match) error
 	// UpdateMatch changes a match's seats, settings, status, result,
@@ -110,6 +117,16 @@ type Entry struct {
 	// rename and delete it.
 	Owner   string
 	Created time.Time
+	// Info is what the library shows of the game (the server's JSON),
+	// kept so that listing the library needs no game loaded; empty for
+	// entries saved before it was kept.
+	Info []byte
+	// Client is the hash of the address that saved it, Size the bytes
+	// of its game: what counts against the saver's quota.
+	Client string
+	Size   int64
+	// Used is when a match was last made on it (zero: never).
+	Used time.Time
 }
 
 // Seat is a place at a match's table.
@@ -122,6 +139,9 @@ type Seat struct {
 	// Level is the bot's level ("random", "greedy", "mcts"; "" the
 	// pack's own bot).
 	Level string `json:"level,omitempty"`
+	// From is the hash of the address the seat's player joined from, so
+	// that one the owner removes stays away.
+	From string `json:"from,omitempty"`
 	// Handed says why a bot plays a person's seat: HandedLeft (they
 	// left) or HandedOwner (the match's owner handed it over); "" for a
 	// seat played by whoever took it.
@@ -163,6 +183,16 @@ type Settings struct {
 	// SpectatorChat lets those who watch write in the table's chat (the
 	// players always may).
 	SpectatorChat bool `json:"spectatorChat,omitempty"`
+	// Removed are the players the owner removed from the table, who may
+	// not join it again (nor its rematches).
+	Removed []Removed `json:"removed,omitempty"`
+}
+
+// Removed is a player the owner of a match removed: their name and the
+// hash of the address they had joined from.
+type Removed struct {
+	Name string `json:"name"`
+	From string `json:"from,omitempty"`
 }
 
 // Match is a match's record: everything needed to rebuild it besides its

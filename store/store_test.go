@@ -344,6 +344,81 @@ func TestVersion0IsMigrated(t *testing.T) {
 	}
 }
 
+// A database of schema version 2 (written by that version's server) is
+// migrated: its library entry is there, with nothing yet of what it
+// shows, and takes the columns of version 4.
+func TestVersion2LibraryIsMigrated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.db")
+	copyFile(t, "../server/testdata/old-v2.db", path)
+	s := mustOpen(t, path)
+	defer s.Close()
+	entries, err := s.Entries(ctx)
+	if err != nil || len(entries) != 1 || entries[0].Name != "Saved before" || entries[0].Info != nil || !entries[0].Used.IsZero() {
+		t.Fatalf("library: %+v %v", entries, err)
+	}
+	e := entries[0]
+	e.Info, e.Client, e.Size, e.Used = []byte(`{"name":"Saved before"}`), "c", 123, time.Now()
+	if err := s.SaveEntry(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ = s.Entries(ctx)
+	if got := entries[0]; string(got.Info) != string(e.Info) || got.Client != "c" || got.Size != 123 || got.Used.IsZero() {
+		t.Fatalf("after saving: %+v", got)
+	}
+	if m, err := s.Match(ctx, "v2match"); err != nil || m.Seats[0].Name != "Ann" {
+		t.Fatalf("its match: %+v %v", m, err)
+	}
+}
+
+// A game is deleted only once nothing refers to it: no match, no library
+// entry.
+func TestGamesAreDeletedOnceUnused(t *testing.T) {
+	backends(t, func(t *testing.T, open func() store.Store) {
+		s := open()
+		defer s.Close()
+		played, saved, loose := game(`{"played": 1}`), game(`{"saved": 1}`), game(`{"loose": 1}`)
+		for _, g := range []store.Game{played, saved, loose} {
+			must(t, s.SaveGame(ctx, g))
+		}
+		must(t, s.CreateMatch(ctx, newMatch("m1", played, time.Now())))
+		must(t, s.SaveEntry(ctx, store.Entry{ID: "e1", GameHash: saved.Hash, Pack: "nim", Name: "S", File: "s.json", Created: time.Now(), Size: 11}))
+		for _, g := range []store.Game{played, saved, loose} {
+			must(t, s.DeleteGame(ctx, g.Hash))
+		}
+		for g, kept := range map[string]bool{played.Hash: true, saved.Hash: true, loose.Hash: false} {
+			if _, err := s.Game(ctx, g); (err == nil) != kept {
+				t.Errorf("game %s…: kept %v, want %v", g[:6], err == nil, kept)
+			}
+		}
+		must(t, s.DeleteEntry(ctx, "e1"))
+		must(t, s.DeleteGame(ctx, saved.Hash))
+		if _, err := s.Game(ctx, saved.Hash); err == nil {
+			t.Error("a game whose entry was deleted stays")
+		}
+		// Games nobody refers to, stored before a time, go at once.
+		old, fresh := game(`{"draft": 1}`), game(`{"draft": 2}`)
+		old.Created = time.Now().Add(-2 * time.Hour)
+		must(t, s.SaveGame(ctx, old))
+		must(t, s.SaveGame(ctx, fresh))
+		gone, err := s.DeleteUnusedGames(ctx, time.Now().Add(-time.Hour))
+		if err != nil || len(gone) != 1 || gone[0] != old.Hash {
+			t.Errorf("deleting the unused games of more than an hour ago: %v %v", gone, err)
+		}
+		for g, kept := range map[string]bool{old.Hash: false, fresh.Hash: true, played.Hash: true} {
+			if _, err := s.Game(ctx, g); (err == nil) != kept {
+				t.Errorf("game %s…: kept %v, want %v", g[:6], err == nil, kept)
+			}
+		}
+	})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A database of version 2, whose command log had no undos, is migrated:
 // its commands are all there, none an undo, and undos go in after them.
 // The file was written by the server of version 2; the same is checked on
@@ -391,12 +466,13 @@ func TestVersion2IsMigrated(t *testing.T) {
 }
 
 // downgrade makes a database one of version 2 again: without the column
-// undo.
+// undo, nor the library's columns of version 4.
 func downgrade(t *testing.T, open func() store.Store) {
 	t.Helper()
 	s := open()
 	db := store.SQL(s)
-	for _, q := range []string{`ALTER TABLE commands DROP COLUMN undo`, `UPDATE meta SET value = '2' WHERE key = 'schema'`} {
+	for _, q := range []string{`ALTER TABLE commands DROP COLUMN undo`, `ALTER TABLE library DROP COLUMN info`, `ALTER TABLE library DROP COLUMN client`,
+		`ALTER TABLE library DROP COLUMN size`, `ALTER TABLE library DROP COLUMN used`, `UPDATE meta SET value = '2' WHERE key = 'schema'`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,11 +24,12 @@ import (
 
 func newServe(ps game.Packs) *cobra.Command {
 	var addr, db, boards, logFormat, logLevel string
-	var hosts, origins []string
+	var hosts, origins, proxies []string
 	var l server.Limits
 	var idle, abandon, lease time.Duration
 	var playouts int
 	var natsURL, natsEmbed, natsDir, node string
+	var bus busFlags
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Host games for friends in the browser",
@@ -60,23 +62,41 @@ flight are stored.`,
 				return usageError("serve: %v", err)
 			}
 			var cl server.Cluster
-			if natsEmbed != "" {
-				url, stopNATS, err := cluster.Embed(cluster.EmbedOptions{Addr: natsEmbed, StoreDir: natsDir})
-				if err != nil {
-					return fmt.Errorf("serve: --nats-embed: %v", err)
-				}
-				defer stopNATS()
-				logger.Info("embedded NATS server", "url", url)
-				if natsURL == "" {
-					natsURL = url
-				}
-			}
-			if natsURL != "" {
+			// The server, once made, is told what the cluster's bus
+			// refused or dropped.
+			var made atomic.Pointer[server.Server]
+			if natsEmbed != "" || natsURL != "" {
 				if node == "" {
 					h, _ := os.Hostname()
 					node = strings.NewReplacer(".", "-", ":", "-").Replace(h + "-" + addrPort(addr))
 				}
-				n, err := cluster.Join(c.Context(), cluster.Options{URL: natsURL, Name: node, LeaseTTL: lease})
+				creds, err := bus.joinOptions()
+				if err != nil {
+					return usageError("serve: %v", err)
+				}
+				if natsEmbed != "" {
+					url, stopNATS, trust, sign, err := embedNATS(logger, natsEmbed, natsDir, node, bus)
+					if err != nil {
+						return fmt.Errorf("serve: --nats-embed: %v", err)
+					}
+					defer stopNATS()
+					logger.Info("embedded NATS server", "url", url, "nodes", strings.Join(append([]string{node}, bus.nodes...), ","))
+					if natsURL == "" {
+						natsURL = url
+						if creds == nil {
+							creds = sign // this node's key from the folder of keys
+						}
+						creds = append(trust, creds...)
+					}
+				}
+				n, err := cluster.Join(c.Context(), cluster.Options{URL: natsURL, Name: node, LeaseTTL: lease, NATS: creds,
+					OnError: func(subject string, err error) {
+						if srv := made.Load(); srv != nil {
+							srv.BusError(subject, err)
+						} else {
+							logger.Warn("the cluster's bus", "subject", subject, "err", err)
+						}
+					}})
 				if err != nil {
 					return fmt.Errorf("serve: --cluster: %v", err)
 				}
@@ -86,14 +106,15 @@ flight are stored.`,
 			srv, err := server.New(server.Options{
 				Bots: bots, BotLevels: bot.Levels,
 				DB: db, Packs: ps, Bundled: server.BundledGames{FS: examples.Games, Default: "default"}, BoardsDir: boards,
-				Logger: logger, Addr: ln.Addr().String(), AllowedHosts: hosts, AllowedOrigins: origins, Limits: l,
+				Logger: logger, Addr: ln.Addr().String(), AllowedHosts: hosts, AllowedOrigins: origins, TrustedProxies: proxies, Limits: l,
 				IdleAfter: idle, AbandonAfter: abandon, Cluster: cl, Node: node,
 			})
 			if err != nil {
 				ln.Close()
 				return err
 			}
-			hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+			made.Store(srv)
+			hs := srv.HTTPServer()
 			ctx, stop := signal.NotifyContext(c.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			stopped := make(chan struct{})
@@ -111,7 +132,7 @@ flight are stored.`,
 				where = "the PostgreSQL database given"
 			}
 			fmt.Fprintf(c.OutOrStdout(), "Tabula is serving at http://%s/ (matches are kept in %s). Press Ctrl+C to stop.\n", ln.Addr(), where)
-			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := hs.Serve(srv.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
 			stop()
@@ -125,6 +146,7 @@ flight are stored.`,
 	f.StringVar(&boards, "boards", "", "a folder of game files to offer besides the bundled ones")
 	f.StringSliceVar(&hosts, "allowed-hosts", nil, `more host names the server answers to ("*": any)`)
 	f.StringSliceVar(&origins, "allowed-origins", nil, "other sites whose pages may use the API (https://example.org)")
+	f.StringSliceVar(&proxies, "trusted-proxies", nil, "reverse proxies (addresses or prefixes, 10.0.0.0/8) whose X-Forwarded-For tells clients apart; none by default")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&idle, "idle-after", 30*time.Second, "how long a match nobody watches stays in memory")
@@ -137,11 +159,28 @@ flight are stored.`,
 	f.Float64Var(&l.Rate, "limit-rate", d.Rate, "WebSocket messages a second per connection")
 	f.IntVar(&l.Burst, "limit-burst", d.Burst, "WebSocket messages a connection may send at once")
 	f.IntVar(&l.Connections, "limit-connections", d.Connections, "connections per match")
-	f.IntVar(&l.Creates, "limit-creates", d.Creates, "matches one address may create a minute")
-	f.IntVar(&l.Uploads, "limit-uploads", d.Uploads, "uploads and validations one address may make a minute")
+	f.IntVar(&l.Creates, "limit-creates", d.Creates, "matches one address may make a minute (creating, a rematch)")
+	f.IntVar(&l.CreatesAll, "limit-creates-all", d.CreatesAll, "matches all addresses together may make a minute")
+	f.IntVar(&l.Matches, "limit-matches", d.Matches, "matches in memory at once")
+	f.IntVar(&l.Uploads, "limit-uploads", d.Uploads, "uploads, validations and renames one address may make a minute")
+	f.IntVar(&l.SavedGames, "limit-saved-games", d.SavedGames, "saved games one address may keep")
+	f.Int64Var(&l.SavedBytes, "limit-saved-bytes", d.SavedBytes, "bytes of saved games one address may keep")
+	f.IntVar(&l.SavedGamesAll, "limit-saved-games-all", d.SavedGamesAll, "saved games the library keeps in all")
+	f.Int64Var(&l.SavedBytesAll, "limit-saved-bytes-all", d.SavedBytesAll, "bytes of saved games the library keeps in all")
+	f.DurationVar(&l.SavedExpire, "saved-expire", d.SavedExpire, "a saved game nobody made a match on for this long is deleted (negative: never)")
+	f.Int64Var(&l.GameCache, "limit-game-cache", d.GameCache, "bytes of game files whose compiled games stay in memory for reuse")
+	f.IntVar(&l.Compiles, "limit-compiles", d.Compiles, "game files checked at once")
+	f.DurationVar(&l.HeaderTime, "limit-header-time", d.HeaderTime, "the most a request's headers may take to arrive")
+	f.DurationVar(&l.RequestTime, "limit-request-time", d.RequestTime, "the most a request (its body included) and its answer may take")
+	f.DurationVar(&l.KeepAlive, "keep-alive", d.KeepAlive, "how long a quiet connection is kept between requests")
+	f.DurationVar(&l.MessageTime, "limit-message-time", d.MessageTime, "the most a WebSocket message, once begun, may take to arrive")
+	f.IntVar(&l.ConnsPerAddr, "limit-conns-per-addr", d.ConnsPerAddr, "connections one address may hold (a trusted proxy's count in all only)")
+	f.IntVar(&l.Conns, "limit-conns", d.Conns, "connections in all")
+	f.IntVar(&l.SocketsPerAddr, "limit-sockets-per-addr", d.SocketsPerAddr, "WebSockets one client may hold, all matches together")
 	f.DurationVar(&l.PingEvery, "ping-every", d.PingEvery, "how often quiet connections are pinged")
 	f.DurationVar(&l.PingTimeout, "ping-timeout", d.PingTimeout, "how long a ping may go unanswered before the connection is closed")
 	f.DurationVar(&l.BotTime, "bot-time", d.BotTime, "the most a bot may think over one decision")
+	f.IntVar(&l.BotThreads, "bot-threads", d.BotThreads, "bots thinking at once, all matches together")
 	ds := server.DefaultSimLimits
 	f.IntVar(&l.Simulation.Games, "simulate-games", ds.Games, "the most games the editor's simulation of a draft plays")
 	f.DurationVar(&l.Simulation.CPU, "simulate-cpu", ds.CPU, "the most CPU time the editor's simulation of a draft uses")
@@ -149,8 +188,9 @@ flight are stored.`,
 	f.DurationVar(&l.Simulation.Every, "simulate-every", ds.Every, "one address may ask for a simulation this often on average (a few at once)")
 	f.IntVar(&playouts, "bot-playouts", 0, "playouts of a strong (MCTS) bot per decision, within --bot-time (0: what the game advises, else 1000)")
 	f.StringVar(&natsURL, "cluster", "", "join a cluster of servers through this NATS server (nats://HOST:PORT); use a PostgreSQL --db shared by the nodes")
-	f.StringVar(&natsEmbed, "nats-embed", "", "start a NATS server with JetStream inside this process, listening on HOST:PORT (joined unless --cluster names another)")
+	f.StringVar(&natsEmbed, "nats-embed", "", "start a NATS server with JetStream inside this process, listening on HOST:PORT (no host: 127.0.0.1; beyond the loopback address only with --nats-tls-cert), locked: only --nats-nodes get in (joined unless --cluster names another)")
 	f.StringVar(&natsDir, "nats-dir", "", "where the embedded NATS server keeps its data (default: a temporary folder)")
+	bus.flags(c)
 	f.StringVar(&node, "node", "", "this server's name in the cluster: unique, and the same across restarts (default: host name and port)")
 	f.DurationVar(&lease, "lease", 0, "how long a match's lease lasts without renewal (default 10s; the same on every node)")
 	return c

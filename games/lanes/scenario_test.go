@@ -115,3 +115,10 @@ expect: {players: {B: {damage: DAMAGE}}}
 		}
 	}
 }
+
+// Scenario files of the version before players read names elsewhere, with
+// every line of their logs and traces as that version wrote them, still
+// pass: lanes always named drones and cards.
+func TestScenariosWrittenBeforeNames(t *testing.T) {
+	scenariotest.Run(t, "testdata/before-names", 29, testPack.RunScenario)
+}

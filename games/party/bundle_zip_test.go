@@ -3,8 +3,12 @@ package party
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,11 +107,29 @@ func TestZippedBundle(t *testing.T) {
 	}
 }
 
+// pngOf is a PNG image of w×h pixels whose header says it is as wide
+// and tall as sayW×sayH (its pixels are not: nothing decodes them).
+func pngOf(t *testing.T, w, h, sayW, sayH int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	// The header chunk: length, "IHDR", width, height, …, its CRC.
+	ihdr := data[8+4 : 8+4+4+13]
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(sayW))
+	binary.BigEndian.PutUint32(ihdr[8:], uint32(sayH))
+	binary.BigEndian.PutUint32(data[8+4+4+13:], crc32.ChecksumIEEE(ihdr))
+	return data
+}
+
 // TestBundlePreview: a bundle's preview.png is kept for the lobby; a file
-// of that name that is not a PNG image is left out, with a warning.
+// of that name that is not a PNG image, or whose header says it is more
+// than 4096 pixels on a side, is left out, with a warning.
 func TestBundlePreview(t *testing.T) {
 	files := bundleFiles(t)
-	png := []byte("\x89PNG\r\n\x1a\n fake image data")
+	png := pngOf(t, 3, 2, 3, 2)
 	for _, c := range []struct {
 		preview []byte
 		keep    bool
@@ -115,6 +137,10 @@ func TestBundlePreview(t *testing.T) {
 	}{
 		{png, true, ""},
 		{[]byte("GIF89a"), false, "b.zip/board.json:1:1: /: warning: preview.png is not a PNG image: it is left out"},
+		{pngOf(t, 1, 1, 60000, 60000), false, "b.zip/board.json:1:1: /: warning: preview.png is 60000×60000 pixels, more than 4096 on a side: it is left out; make it smaller"},
+		{pngOf(t, 1, 1, 4097, 10), false, "b.zip/board.json:1:1: /: warning: preview.png is 4097×10 pixels, more than 4096 on a side: it is left out; make it smaller"},
+		{pngOf(t, 1, 1, 4096, 4096), true, ""},
+		{[]byte("\x89PNG\r\n\x1a\n fake image data"), false, "b.zip/board.json:1:1: /: warning: preview.png is not a PNG image (unexpected EOF): it is left out"},
 		{nil, false, ""},
 	} {
 		fs := map[string][]byte{}
@@ -133,7 +159,7 @@ func TestBundlePreview(t *testing.T) {
 			t.Fatal(lines(l))
 		}
 		data, media := def.Preview()
-		if c.keep != (data != nil) || c.keep && (!bytes.Equal(data, png) || media != "image/png") {
+		if c.keep != (data != nil) || c.keep && (!bytes.Equal(data, c.preview) || media != "image/png") {
 			t.Errorf("preview %q: got %d bytes of %q", c.preview, len(data), media)
 		}
 		if got := strings.Join(lines(l), "\n"); got != c.warn {

@@ -540,19 +540,83 @@ func TestNormalizeName(t *testing.T) {
 	}
 }
 
-// FuzzExpandMessage: any message expands without panicking, within the
-// length limit.
+// FuzzExpandMessage: any message with any player's name expands without
+// panicking, within the length limit, and the name is shown as written:
+// never read as the formatter's marks (a colour, its end).
 func FuzzExpandMessage(f *testing.F) {
 	for _, m := range []string{"{{RANDOM_COLOR({{RANDOM_WORD}})}}", "{{{{}}}}", "{{RANDOM_NUMBER({{RANDOM_NUMBER(1,3)}},9)}}", "\uE000x\uE001"} {
-		f.Add(m)
+		f.Add(m, "{{Ann}}")
 	}
-	f.Fuzz(func(t *testing.T, msg string) {
-		segs := ExpandMessage(msg, "{{Ann}}", stream(1))
+	f.Add("Hi {{CURRENT_PLAYER_NAME}}!", "Eve\uE002")
+	f.Add("{{RANDOM_COLOR({{CURRENT_PLAYER_NAME}})}}", "\uE000#ff0000")
+	f.Add("{{CURRENT_PLAYER_NAME}}", "\uE000\uE001\uE002\uE003\uE004")
+	f.Fuzz(func(t *testing.T, msg, player string) {
+		segs := ExpandMessage(msg, player, stream(1))
 		if n := len([]rune(PlainText(segs))); n > MaxMessageLength+3 {
 			t.Errorf("%d characters", n)
 		}
+		for _, s := range segs {
+			if strings.ContainsFunc(s.Text, isMark) {
+				t.Errorf("a segment holds a formatter's mark: %q", s.Text)
+			}
+		}
 		checkMessage(msg)
 	})
+}
+
+// FuzzToSegments: the formatter reads any text, its marks paired or not,
+// without panicking.
+func FuzzToSegments(f *testing.F) {
+	f.Add("a\uE000#123456\uE001b\uE002c")
+	f.Add("\uE002\uE001\uE000")
+	f.Add("\uE000#12")
+	f.Fuzz(func(t *testing.T, s string) {
+		toSegments(s)
+	})
+}
+
+// TestMarksInABoardAreReported: a board's prompt holding the formatter's
+// private-use marks loads with a warning naming them, and shows without
+// them.
+func TestMarksInABoardAreReported(t *testing.T) {
+	doc := `{"spaces": [{"id": 1, "events": [{"trigger": {"type": "ON_LAND"}, "action": {"type": "PROMPT_ALL_PLAYERS", "payload": {"message": "Hi \uE002 there"}}}]}]}`
+	b, list := Parse("b.json", []byte(doc))
+	if b == nil {
+		t.Fatalf("the board does not load: %v", list)
+	}
+	found := false
+	for _, d := range list {
+		if strings.Contains(d.Message, "U+E002") && d.Severity == diag.Warning {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning names the mark: %v", lines(list))
+	}
+	if got := PlainText(ExpandMessage("Hi \uE002 there", "Ann", stream(1))); got != "Hi  there" {
+		t.Errorf("shown as %q", got)
+	}
+}
+
+// TestNamesAreNeverMarkup: a player's name holding the private-use runes
+// the formatter marks colours with is shown as text: the prompt that
+// names them neither panics nor colours anything.
+func TestNamesAreNeverMarkup(t *testing.T) {
+	for _, name := range []string{"Eve\uE002", "\uE000#ff0000\uE001Eve", "Eve\uE001", "{{RANDOM_WORD}}\uE003"} {
+		segs := ExpandMessage("Hello {{CURRENT_PLAYER_NAME}}, {{RANDOM_COLOR(welcome)}}!", name, stream(1))
+		if len(segs) != 3 || segs[1].Text != "welcome" || segs[0].Color != "" || segs[2].Color != "" {
+			t.Errorf("name %q: segments %+v", name, segs)
+		}
+		want := "Hello " + strings.Map(func(r rune) rune {
+			if isMark(r) {
+				return -1
+			}
+			return r
+		}, name) + ", "
+		if segs[0].Text != want {
+			t.Errorf("name %q is shown as %q, want %q", name, segs[0].Text, want)
+		}
+	}
 }
 
 // TestSchemaBoundsStrings: the board schema bounds every string as the

@@ -1,8 +1,10 @@
 package party
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image/png"
 	"io/fs"
 	"path"
 	"strings"
@@ -321,8 +323,16 @@ const previewName = "preview.png"
 // pngSignature starts every PNG file.
 const pngSignature = "\x89PNG\r\n\x1a\n"
 
+// maxPreviewSide is the widest and tallest preview.png kept, in pixels:
+// the lobby shows it small, and every visitor's browser decodes it, so a
+// picture of 60,000 by 60,000 pixels (a few hundred KB of PNG, gigabytes
+// once decoded) never reaches one.
+const maxPreviewSide = 4096
+
 // readPreview reads a bundle's preview.png, if it has one; a file that is
-// not a PNG image, or that cannot be read, is left out with a warning.
+// not a PNG image, that is bigger than maxPreviewSide pixels on a side
+// (read from its header, before anything decodes it), or that cannot be
+// read, is left out with a warning.
 func readPreview(src *game.Source, manifest string, mp *part) []byte {
 	name := path.Join(path.Dir(manifest), previewName)
 	if !src.Exists(name) {
@@ -335,6 +345,15 @@ func readPreview(src *game.Source, manifest string, mp *part) []byte {
 		return nil
 	case !strings.HasPrefix(string(data[:min(len(data), len(pngSignature))]), pngSignature):
 		mp.warnf("", "%s is not a PNG image: it is left out", previewName)
+		return nil
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	switch {
+	case err != nil:
+		mp.warnf("", "%s is not a PNG image (%v): it is left out", previewName, err)
+		return nil
+	case cfg.Width > maxPreviewSide || cfg.Height > maxPreviewSide:
+		mp.warnf("", "%s is %d×%d pixels, more than %d on a side: it is left out; make it smaller", previewName, cfg.Width, cfg.Height, maxPreviewSide)
 		return nil
 	}
 	return data

@@ -715,12 +715,13 @@ func (m *Match) Standings() game.Standings {
 		}
 		return out
 	}, func(seat int) string {
-		if i := slices.Index(s.Finished, seat); i >= 0 {
-			return "finished " + game.Ordinal(i+1)
+		// The place says in what order they finished.
+		if slices.Contains(s.Finished, seat) {
+			return "finished"
 		}
 		return ""
 	})
-	st.Figures = []string{"on"}
+	st.Figures = []string{"space"}
 	for _, k := range stats {
 		st.Figures = append(st.Figures, statLabel(k))
 	}

@@ -96,12 +96,7 @@ const (
 // colour. Generated text, such as a player's name, is never expanded again.
 func ExpandMessage(msg, currentPlayer string, r *rng.Stream) []Segment {
 	x := &expander{player: currentPlayer, r: r}
-	s := strings.Map(func(c rune) rune {
-		if c >= markColor && c <= markCloseBrc {
-			return -1
-		}
-		return c
-	}, msg)
+	s := stripMarks(msg)
 	for range maxPlaceholderPasses {
 		var changed bool
 		if s, changed = x.expand(s, 0); !changed {
@@ -209,9 +204,27 @@ func (x *expander) evaluate(inner string, depth int) (string, bool) {
 	return "", false
 }
 
-// protect hides the braces of generated text from later passes;
-// unprotect shows them again.
-func protect(s string) string { return protector.Replace(s) }
+// stripMarks removes the private-use runes the formatter marks with, so
+// that no text from a board or a player can forge them.
+func stripMarks(s string) string {
+	if !strings.ContainsFunc(s, isMark) {
+		return s
+	}
+	return strings.Map(func(c rune) rune {
+		if isMark(c) {
+			return -1
+		}
+		return c
+	}, s)
+}
+
+// isMark reports whether a rune is one of the formatter's marks.
+func isMark(c rune) bool { return c >= markColor && c <= markCloseBrc }
+
+// protect makes generated text (a player's name, a random word) plain
+// text: the formatter's marks are removed from it and its braces hidden
+// from later passes; unprotect shows the braces again.
+func protect(s string) string { return protector.Replace(stripMarks(s)) }
 
 var (
 	protector   = strings.NewReplacer("{", string(markOpenBrace), "}", string(markCloseBrc))
@@ -311,7 +324,8 @@ func (c placeholderCall) args() []string {
 }
 
 // toSegments turns expanded text with colour marks into segments; in nested
-// colours the innermost wins.
+// colours the innermost wins. Marks that do not pair up (which expansion
+// never makes) are dropped rather than trusted.
 func toSegments(s string) []Segment {
 	s = unprotector.Replace(s)
 	var segs []Segment
@@ -339,12 +353,19 @@ func toSegments(s string) []Segment {
 			flush()
 			rest := s[i+size:]
 			k := strings.IndexRune(rest, markText)
+			if k < 0 {
+				break // a colour without its text: dropped
+			}
 			colors = append(colors, rest[:k])
 			i += size + k + utf8.RuneLen(markText)
 			continue
 		case markEnd:
 			flush()
-			colors = colors[:len(colors)-1]
+			if len(colors) > 0 {
+				colors = colors[:len(colors)-1]
+			}
+		case markText:
+			// Only ever after a colour, which skips it.
 		default:
 			b.WriteRune(r)
 		}
@@ -392,6 +413,11 @@ type messageProblem struct {
 // on them).
 func checkMessage(msg string) []messageProblem {
 	var probs []messageProblem
+	if at := strings.IndexFunc(msg, isMark); at >= 0 {
+		r, _ := utf8.DecodeRuneInString(msg[at:])
+		probs = append(probs, messageProblem{Offset: at, Warning: true,
+			Message: fmt.Sprintf("the message holds U+%04X, one of the private-use characters U+E000 to U+E004 that mark colours while a message is shown: they are removed; delete them", r)})
+	}
 	checkPlaceholders(msg, 0, 0, &probs)
 	// Offsets were collected in bytes; report characters.
 	for i := range probs {

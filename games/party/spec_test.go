@@ -133,3 +133,12 @@ func BenchmarkBotGame(b *testing.B) {
 		})
 	}
 }
+
+// Scenario files written before players read spaces, states and effects
+// in words, on the boards of then, still pass: their logs name spaces
+// with their ids ("Solo is sent to Last stretch (10)") and states and
+// effects as board files do, and whole logs of games the bots played
+// then are found line by line.
+func TestScenariosWrittenBeforeNames(t *testing.T) {
+	scenariotest.Run(t, "testdata/before-names", 11, testPack.RunScenario)
+}

@@ -278,17 +278,25 @@ func (m *Match) moveText(mv move) string {
 	default:
 		t = fmt.Sprintf("Piece %d: %s, to %s", n, steps(m.s.Roll), d.spaceName(mv.to))
 	}
-	if mv.captures > 0 {
-		var who []string
-		per := d.Pieces
-		for q, sp := range m.s.Pieces {
-			if sp == mv.to && q/per != mv.piece/per {
-				who = append(who, m.pieceName(q))
-			}
-		}
+	if who := m.captured(mv); len(who) > 0 {
 		t += ", sending " + strings.Join(who, " and ") + " back to the start"
 	}
 	return t
+}
+
+// captured names the pieces a move sends back.
+func (m *Match) captured(mv move) []string {
+	if mv.captures == 0 {
+		return nil
+	}
+	var who []string
+	per := m.def.Pieces
+	for q, sp := range m.s.Pieces {
+		if sp == mv.to && q/per != mv.piece/per {
+			who = append(who, m.pieceName(q))
+		}
+	}
+	return who
 }
 
 // steps says a number of steps: "1 step", "6 steps".

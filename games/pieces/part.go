@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,9 @@ func (pt *part) decode(data []byte) (map[string]any, bool) {
 		return nil, false
 	}
 	pt.root = v
+	// Lengths are the schema's to bound; the characters a player would
+	// read on someone else's screen are checked here.
+	diag.CheckStrings(pt.rep, v, diag.StringLimits{Key: math.MaxInt, Default: math.MaxInt})
 	m, ok := v.(map[string]any)
 	if !ok {
 		pt.errorf("", "the file must hold a JSON object, not %s", diag.JSONKind(v))

@@ -241,13 +241,13 @@ func checkScenario(r *scenario.Result, sc *Scenario, m *Match, from int) {
 	scenario.ExpectSet(r, "roll", s.Roll, x.Roll)
 	scenario.ExpectSet(r, "round", s.Round, x.Round)
 	if x.Moves != nil {
-		var got []string
+		var got scenario.Lines
 		if s.Phase == PhaseMove {
 			for _, mv := range m.legalMoves(s.Turn, s.Roll) {
-				got = append(got, m.moveText(mv))
+				got.Add(m.moveText(mv), m.moveTextBefore(mv))
 			}
 		}
-		r.ExpectLines("moves", got, *x.Moves)
+		r.ExpectLinesOf("moves", got, *x.Moves)
 	}
 	if x.Winner != "" {
 		got := "none"
@@ -268,12 +268,62 @@ func checkScenario(r *scenario.Result, sc *Scenario, m *Match, from int) {
 		r.Expect(name+"'s captures", m.tally[seat*tallySeat+tallyCaptures], want)
 	})
 	if len(x.Log) > 0 {
-		var lines []string
-		for _, e := range m.Log(game.Spectator, from) {
-			if e.Text != "" {
-				lines = append(lines, e.Text)
+		var lines scenario.Lines
+		for i := from; i < m.log.n; i++ {
+			rec := m.log.at(i)
+			if e := m.entry(i, rec); e.Text != "" {
+				lines.Add(e.Text, m.textBefore(rec))
 			}
 		}
-		r.ExpectInOrder("log", lines, x.Log)
+		r.ExpectInOrderOf("log", lines, x.Log)
 	}
+}
+
+// Before players read spaces by name, the log and the moves named spaces
+// by their ids and said moves otherwise ("Ann's piece 1 moves from t3 to
+// t7", "Move piece 2 from t3 to t7"). Scenarios written then still name
+// them so: textBefore and moveTextBefore word a record and a move as that
+// version did, where it worded them otherwise.
+
+// textBefore is a log record as the log told it before players read
+// spaces by name, or "" where it told it as now.
+func (m *Match) textBefore(r record) string {
+	d := m.def
+	space := func(i int16) string { return d.Spaces[i].ID }
+	piece := m.pieceName(int(r.piece))
+	switch r.kind {
+	case recEntered:
+		return piece + " comes out"
+	case recMoved:
+		t := fmt.Sprintf("%s moves from %s to %s", piece, space(r.from), space(r.to))
+		if d.geo[r.seat].goal[r.to] && !d.geo[r.seat].goal[r.from] {
+			t += ", home"
+		}
+		return t
+	case recCaptured:
+		return fmt.Sprintf("%s is sent home by %s", m.pieceName(int(r.other)), m.s.Players[r.seat])
+	case recDisplaced, recTeleported:
+		return fmt.Sprintf("%s is moved from %s to %s", piece, space(r.from), space(r.to))
+	case recStopped:
+		return fmt.Sprintf("%s stops on %s", piece, space(r.to))
+	case recStays:
+		return fmt.Sprintf("%s cannot go to %s and stays on %s", piece, space(r.to), space(r.from))
+	}
+	return ""
+}
+
+// moveTextBefore is a move as it was offered before players read spaces
+// by name ("Bring piece 2 out to t0", "Move piece 1 from t3 to t7 (sends
+// Bob's piece 1 back)").
+func (m *Match) moveTextBefore(mv move) string {
+	d := m.def
+	n := mv.piece%d.Pieces + 1
+	t := fmt.Sprintf("Move piece %d from %s to %s", n, d.Spaces[mv.from].ID, d.Spaces[mv.to].ID)
+	if mv.enter {
+		t = fmt.Sprintf("Bring piece %d out to %s", n, d.Spaces[mv.to].ID)
+	}
+	if who := m.captured(mv); len(who) > 0 {
+		t += " (sends " + strings.Join(who, " and ") + " back)"
+	}
+	return t
 }

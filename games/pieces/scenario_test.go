@@ -1,6 +1,7 @@
 package pieces_test
 
 import (
+	"github.com/tabulagames/tabula/scenario/scenariotest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,4 +28,12 @@ func TestExampleScenarios(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Scenario files written before players read spaces by name, on the game
+// files of then, still pass: their log says "Ann's piece 1 moves from t3
+// to t7" and "is sent home by", their moves "Move piece 1 from t3 to t7",
+// as that version wrote them (long games from its bot among them).
+func TestScenariosWrittenBeforeNames(t *testing.T) {
+	scenariotest.RunWrittenBefore(t, "testdata/before-names", 12, pieces.NewPack().RunScenario)
 }

@@ -41,14 +41,7 @@ func TestStandings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := rng.New(5).Stream("bots")
-	for !m.Outcome().Over {
-		seat := m.Waiting()[0]
-		cmd, _ := game.BotCommand(m, seat, r)
-		if err := m.Apply(seat, cmd); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gametest.Finish(t, m, rng.New(5).Stream("bots"))
 	st := game.StandingsOf(m, 3)
 	got := fmt.Sprint(st.Figures)
 	for _, s := range st.Seats {

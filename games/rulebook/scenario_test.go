@@ -41,3 +41,10 @@ func TestScenarioFailures(t *testing.T) {
 		}
 	}
 }
+
+// Scenario files written before players read tiles in words, on the games
+// of then, still pass: their logs name numbered tiles "1 (red)" and the
+// round limit "(40)".
+func TestScenariosWrittenBeforeNames(t *testing.T) {
+	scenariotest.RunWrittenBefore(t, "testdata/before-names", 8, pack.RunScenario)
+}

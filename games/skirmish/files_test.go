@@ -297,3 +297,12 @@ func TestDamagedFiles(t *testing.T) {
 		}
 	}
 }
+
+// Scenario files written before players read creatures by name, on the
+// encounters of then, still pass: their traces and rejections name
+// creatures by key and squares by coordinates ("note: goblin lets fighter
+// go", "goblin-3 cannot be pushed: (4,3) is a wall", "step 2: goblin-3
+// stands on (3,3)", "fighter finds no way to (9,9)").
+func TestScenariosWrittenBeforeNames(t *testing.T) {
+	scenariotest.RunWrittenBefore(t, "testdata/before-names", 16, testPack.RunScenario)
+}

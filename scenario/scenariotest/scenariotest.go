@@ -42,3 +42,21 @@ func Run(t *testing.T, dir string, least int, run func(path string, data []byte)
 	}
 	return files
 }
+
+// RunWrittenBefore runs, as Run, scenario files written in an earlier
+// version's words, on the game files of then: each must pass, and at
+// least one must name a line in those words (its result notes it), or the
+// folder no longer tests what it is kept for.
+func RunWrittenBefore(t *testing.T, dir string, least int, run func(path string, data []byte) *scenario.Result) []string {
+	t.Helper()
+	noted := 0
+	files := Run(t, dir, least, func(path string, data []byte) *scenario.Result {
+		r := run(path, data)
+		noted += len(r.Notes)
+		return r
+	})
+	if noted == 0 {
+		t.Errorf("no scenario of %s names a line in an earlier version's words", dir)
+	}
+	return files
+}

@@ -21,7 +21,7 @@ export function endScreen(page, standings) {
   actions.append(h("a", { href: `/m/${page.id}?replay`, id: "replay-link", class: "button" }, "Watch the replay"));
   return h("section", { class: "end", id: "end", "aria-labelledby": "result" },
     h("p", { class: "end-result" }, page.you < 0 ? [h("span", { class: "badge" }, "watching"), " "] : null, h("strong", { id: "result" }, result)),
-    standings ? rankingTable(standings, (seat) => page.name(seat), page.you) : null,
+    standings ? rankingTable(standings, (seat) => page.name(seat), page.mine()) : null,
     actions);
 }
 

@@ -24,7 +24,7 @@ export class GenericPlay {
   renderPlayers() {
     const page = this.page;
     page.playersEl.replaceChildren(...page.summary.seats.map((seat, i) =>
-      h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === page.you ? " — you" : ""))));
+      h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", page.seatMark(i)))));
   }
 
   // renderControls offers every legal command as a button.

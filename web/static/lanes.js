@@ -259,7 +259,7 @@ export class LanesPlay {
       const seat = page.summary.seats[p.seat] || {};
       return h("li", { class: "player" + (p.seat === v.turn ? " current" : ""), dataset: { seat: p.seat } },
         h("span", { class: "dot", style: `background:${colour(p.seat)}`, "aria-hidden": "true" }),
-        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
+        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", page.seatMark(p.seat)),
         p.passed && v.phase !== "over" ? h("span", { class: "state" }, "passed") : null,
         h("span", { class: "stats" }, `ship damage ${p.damage}/${v.damageToLose} · ${plural(p.handCount, "card")} in hand · threat ${p.threat}`));
     }));

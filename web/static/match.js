@@ -115,7 +115,12 @@ class MatchPage {
     const bar = h("div", { class: "action-bar", id: "action-bar" }, this.turnEl, this.controls, this.toast);
     // What is scrolled into view (a control tabbed to, a lane to tap)
     // stops above the bar, not under it.
-    new ResizeObserver(() => { document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight}px`; }).observe(bar);
+    new ResizeObserver(() => {
+      document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight}px`;
+      this.fitHeight();
+    }).observe(bar);
+    this.bar = bar;
+    addEventListener("resize", () => this.fitHeight());
     this.chat = new Chat(this);
     this.root.replaceChildren(this.header,
       h("main", { class: "match" },
@@ -173,6 +178,10 @@ class MatchPage {
       return;
     }
     this.ws.send(JSON.stringify({ type: "command", id: this.nextID++, data }));
+    if (this.passTo !== undefined) {
+      this.passTo = undefined; // whoever played holds the device
+      this.renderTurn();
+    }
   }
 
   // sendRaw sends a message other than a command (chat, a seat switch)
@@ -264,6 +273,14 @@ class MatchPage {
     this.you = msg.you;
     this.legal = msg.legal || [];
     this.deadline = msg.deadline || 0;
+    if (this.legal.length && this.turnSeat !== this.you) {
+      // The turn goes to another of the device's players: until they
+      // play (send), the turn asks to pass them the device, unless a
+      // cover asked it already. Told here, before the board is drawn and
+      // can be played, so that a move made meanwhile ends it.
+      this.passTo = this.shared() && this.turnSeat !== undefined && this.handover.confirmed !== this.you ? this.you : undefined;
+      this.turnSeat = this.you;
+    }
     const v = msg.view && (typeof msg.view === "string" ? JSON.parse(msg.view) : msg.view);
     if (v) this.view = v;
     this.undo.show(msg);
@@ -281,6 +298,22 @@ class MatchPage {
     this.root.dataset.log = String(this.logEl.children.length);
     this.renderTurn();
     this.undo.shown(msg);
+    this.fitHeight();
+  }
+
+  // fitHeight keeps the whole board and the action bar in view together
+  // on a laptop's screen, the page scrolled to its top: the board's frame
+  // is given the height left between where it starts and the bar. (On a
+  // phone the page scrolls instead: there a finger's targets come first.)
+  fitHeight() {
+    const wrap = this.boardEl, view = wrap.querySelector(".zoom-view");
+    if (!view || innerWidth < 900 || innerHeight < 500) {
+      wrap.style.removeProperty("--board-height");
+      return;
+    }
+    const top = view.getBoundingClientRect().top + scrollY;
+    const left = Math.floor(innerHeight - top - this.bar.offsetHeight - 16);
+    wrap.style.setProperty("--board-height", `${Math.max(240, left)}px`);
   }
 
   over() {
@@ -291,17 +324,43 @@ class MatchPage {
     return this.summary.seats[seat]?.name || `seat ${seat + 1}`;
   }
 
+  // shared says whether this device plays several seats (pass-and-play):
+  // then the page names whose turn it is, never "you", since whoever holds
+  // the device is one of several.
+  shared() {
+    return this.held.length > 1;
+  }
+
+  // seatMark is what a seat's line in a list of players adds for this
+  // device: " — you" for its one seat, " — on this device" for each of
+  // its seats when it plays several.
+  seatMark(seat) {
+    if (this.shared()) return this.held.includes(seat) ? " — on this device" : "";
+    return seat === this.you ? " — you" : "";
+  }
+
+  // mine is the seat the page marks as the viewer's in a ranking: none on
+  // a device several people play.
+  mine() {
+    return this.shared() ? -1 : this.you;
+  }
+
   // renderTurn says whose turn it is, counts down the viewer's time, and
   // tells the viewer in the page title (and, if they want, with a sound).
   renderTurn() {
     clearInterval(this.tick);
     const mine = this.legal.length > 0 && !this.over();
-    // On a device shared by several players, the turn says whose it is.
-    const yours = this.held.length > 1 && this.you >= 0 ? `${this.name(this.you)}'s turn` : "Your turn";
+    // On a device shared by several players, the turn says whose it is,
+    // and asks to pass the device when it goes from one of them to
+    // another.
+    const shared = this.shared() && this.you >= 0;
+    const who = this.name(this.you);
+    const yours = shared ? `${who}'s turn` : "Your turn";
+    const pass = shared && mine && this.passTo === this.you;
     document.title = mine ? `● ${yours} — ${this.baseTitle}` : this.baseTitle;
     if (mine && !this.wasMine && localStorage.getItem("tabula:sound") === "on") beep();
     this.wasMine = mine;
-    if (this.over() || this.you < 0) {
+    if (this.summary.status !== "playing" || this.you < 0) {
       this.turnEl.replaceChildren();
       this.turnEl.hidden = true;
       return;
@@ -320,10 +379,12 @@ class MatchPage {
         return;
       }
       const left = Math.max(0, Math.round((this.deadline - Date.now()) / 1000));
-      clock.textContent = ` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left, then a bot plays for you`;
+      clock.textContent = ` — ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left, then a bot plays for ${shared ? who : "you"}`;
       clock.classList.toggle("urgent", left <= 10);
     };
-    this.turnEl.replaceChildren(mine ? h("strong", {}, yours) : h("span", { class: "hint" }, "Not your turn"), clock, " ", soundButton);
+    const turn = mine ? [h("strong", {}, yours), pass ? h("span", { class: "pass-on", id: "pass-on" }, ` — pass the device to ${who}`) : null]
+      : h("span", { class: "hint" }, this.shared() ? "Another player's turn" : "Not your turn");
+    this.turnEl.replaceChildren(...[turn].flat().filter(Boolean), clock, " ", soundButton);
     draw();
     if (this.deadline && mine) this.tick = setInterval(draw, 1000);
   }
@@ -337,7 +398,7 @@ class MatchPage {
       this.renderLobby(el);
       // Until the match starts, the players are the seats taken.
       this.playersEl.replaceChildren(...s.seats.map((seat, i) => seat.name
-        ? h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", i === this.you ? " — you" : this.held.includes(i) ? " — on this device" : ""))
+        ? h("li", { class: "player", dataset: { seat: i } }, seatDot(i), h("span", { class: "name" }, seat.name, seat.bot ? " (bot)" : "", this.seatMark(i)))
         : null).filter(Boolean));
       if (!this.logEl.children.length) this.logEl.replaceChildren(h("li", { class: "hint not-yet" }, "Nothing yet: the match has not started."));
       return;
@@ -378,7 +439,7 @@ class MatchPage {
     el.append(h("ol", { class: "seats", id: "seats", "aria-label": "seats" }, s.seats.map((seat, i) =>
       h("li", { class: seat.name ? "taken" : "free" },
         seat.name ? [seatDot(i), h("span", { class: "name" }, seat.name),
-          seat.bot ? ` (bot${seat.level ? ", " + seat.level : ""})` : "", i === this.you ? " — you" : this.held.includes(i) ? " — on this device" : "",
+          seat.bot ? ` (bot${seat.level ? ", " + seat.level : ""})` : "", this.seatMark(i),
           seat.online ? h("span", { class: "online", title: "online" }, " ● online") : "",
           this.secrets.owner && i !== this.you ? [" ", h("button", { type: "button", class: "link remove", dataset: { seat: i },
             "aria-label": `remove ${seat.name}`, onclick: () => this.seat(i, { remove: true }) }, "remove")] : null]

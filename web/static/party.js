@@ -69,7 +69,7 @@ export class PartyPlay extends GenericPlay {
       return h("li", { class: "player" + (p.seat === v.current && !v.over ? " current" : "") + (won ? " winner" : ""), dataset: { seat: p.seat },
         "aria-current": p.seat === v.current && !v.over ? "true" : null },
         seatDot(p.seat),
-        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
+        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", page.seatMark(p.seat)),
         won ? h("span", { class: "state state-won" }, "won") : h("span", { class: "state state-" + p.state }, p.stateText),
         h("span", { class: "where" }, "on ", p.spaceName),
         stats ? h("span", { class: "stats" }, stats) : null,

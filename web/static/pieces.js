@@ -223,7 +223,7 @@ export class PiecesPlay extends GenericPlay {
       const seat = page.summary.seats[p.seat] || {};
       return h("li", { class: "player" + (p.seat === v.turn && !v.over ? " current" : ""), dataset: { seat: p.seat } },
         h("span", { class: "dot", style: `background:${p.colour || colour(p.seat)}` }),
-        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
+        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", page.seatMark(p.seat)),
         p.place ? h("span", { class: "state place" }, ordinal(p.place)) : null,
         h("span", { class: "where" }, `${p.atStart} at the start, ${p.out} on the way, ${p.home} home`));
     }));

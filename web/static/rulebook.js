@@ -112,7 +112,7 @@ export class RulebookPlay extends GenericPlay {
       return h("li", { class: "player" + (current ? " current" : "") + (p.active ? "" : " out") + (won ? " winner" : ""), dataset: { seat: p.seat },
         "aria-current": current ? "true" : null },
         seatDot(p.seat),
-        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", p.seat === page.you ? " — you" : ""),
+        h("span", { class: "name" }, p.name, seat.bot ? " (bot)" : "", page.seatMark(p.seat)),
         won ? h("span", { class: "state state-won" }, "won") : !p.active ? h("span", { class: "state state-out" }, "out") : null,
         counters.length ? h("span", { class: "counters" }, counters.join(" · ")) : null,
         h("span", { class: "where" }, "on ", p.tileName || this.tileName(p.tile), owned[p.seat] ? ` · owns ${owned[p.seat]}` : ""));

@@ -388,7 +388,7 @@ export class SkirmishPlay {
       h("span", { class: "sk-round", id: "sk-round" }, `Round ${v.round}`), " · ",
       c ? h("span", { class: "sk-chip", style: `background:${colour(c.seat)}`, "aria-hidden": "true" }, this.labels.get(c.key)) : null, " ",
       h("strong", { id: "sk-whose" }, `${t.name}'s turn`),
-      side ? h("span", { class: "sk-sub" }, ` (${side.name}, ${side.player}${c.seat === this.page.you ? " — you" : ""})`) : null),
+      side ? h("span", { class: "sk-sub" }, ` (${side.name}, ${side.player}${this.page.seatMark(c.seat)})`) : null),
     h("p", { class: "sk-economy", id: "sk-economy", "aria-label": "what it has left" },
       chip(t.actions, "1 action", "actions", "sk-actions"), chip(t.bonusActions, "1 bonus action", "bonus actions", "sk-bonus-actions"),
       chip(t.reactions, "1 reaction", "reactions", "sk-reactions"),
@@ -403,7 +403,7 @@ export class SkirmishPlay {
       const winner = v.outcome?.over && v.outcome.winners?.includes(seat);
       return h("li", { class: "player sk-side" + (v.waiting?.includes(seat) ? " current" : ""), dataset: { seat } },
         h("span", { class: "dot", style: `background:${colour(seat)}`, "aria-hidden": "true" }),
-        h("span", { class: "name" }, s.name), h("span", {}, `${s.player}${info.bot ? " (bot)" : ""}${seat === page.you ? " — you" : ""}`),
+        h("span", { class: "name" }, s.name), h("span", {}, `${s.player}${info.bot ? " (bot)" : ""}${page.seatMark(seat)}`),
         winner ? h("span", { class: "state sk-won" }, "won") : null,
         h("ul", { class: "sk-creatures" }, v.combatants.filter((c) => c.seat === seat).map((c) => this.creatureItem(c))));
     }));
