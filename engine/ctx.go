@@ -76,7 +76,13 @@ func NewEvent(t EventType) Event {
 // counts every event, but not kept, since nothing can read it: Emit then
 // returns NoEvent. (On the stack, its dispatch would be a step of the
 // chain's budget; a trigger placed later in the same effect would hear it.)
-func (c *Ctx) Emit(ev Event) EventRef {
+func (c *Ctx) Emit(ev Event) EventRef { return c.EmitFrom(&ev) }
+
+// EmitFrom is Emit of *ev, which it copies and leaves as it is. An effect
+// that builds an event field by field and emits it at once saves a copy
+// of it: a whole copy of a value just written field by field waits for
+// those writes to land (a store-forwarding stall).
+func (c *Ctx) EmitFrom(ev *Event) EventRef {
 	m := c.m
 	if m.bare && m.Rules.PlacedBetweenChains && m.Rules.Policy == PriorityAgenda && !m.Index.listens(ev.Type) {
 		m.forgotten.events++
@@ -86,22 +92,26 @@ func (c *Ctx) Emit(ev Event) EventRef {
 	return c.emit(ev)
 }
 
-// emit records an event and schedules its dispatch.
-func (c *Ctx) emit(ev Event) EventRef {
+// emit records an event and schedules its dispatch. The event is written
+// into the log field by field, not copied whole: a whole copy of a value
+// its caller has just written field by field waits for those writes to
+// land (a store-forwarding stall), the costliest step of an event on some
+// CPUs.
+func (c *Ctx) emit(ev *Event) EventRef {
 	m := c.m
-	ev.Actor = m.actor
-	ev.Parent = c.task.event
-	ev.Depth = c.task.depth
-	ev.Chain = m.chain
-	if ev.Source == System {
-		ev.Source = c.Reactor()
-	}
 	ref := EventRef(len(m.Events))
-	m.Events = append(m.Events, ev)
+	m.Events = append(m.Events, Event{})
+	e := &m.Events[ref]
+	e.Type, e.Phase, e.Source, e.Subject, e.Target, e.Player = ev.Type, ev.Phase, ev.Source, ev.Subject, ev.Target, ev.Player
+	e.Location, e.Amount, e.Data, e.Cancelled = ev.Location, ev.Amount, ev.Data, ev.Cancelled
+	e.Actor, e.Parent, e.Depth, e.Chain = m.actor, c.task.event, c.task.depth, m.chain
+	if e.Source == System {
+		e.Source = c.Reactor()
+	}
 	if m.bare {
 		m.forgotten.records++ // what record would do, without making the record
 	} else {
-		m.record(Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: ev.Depth, Reactor: c.Reactor(), Source: ev.Source})
+		m.record(&Record{Kind: RecEvent, Event: ref, Trigger: c.task.trig, Depth: e.Depth, Reactor: c.Reactor(), Source: e.Source})
 	}
 	m.emitted = append(m.emitted, ref)
 	return ref
@@ -121,7 +131,7 @@ func (c *Ctx) Then(call EffectCall) {
 // action is intercepted before it happens: then does nothing, and pays no
 // cost, if ev was cancelled.
 func (c *Ctx) Announce(ev Event, then EffectCall) EventRef {
-	ref := c.emit(ev) // kept: then reads it
+	ref := c.emit(&ev) // kept: then reads it
 	c.m.then = append(c.m.then, c.follow(then, ref))
 	return ref
 }
@@ -140,7 +150,7 @@ func (c *Ctx) follow(call EffectCall, ev EventRef) task {
 func (c *Ctx) Cancel() {
 	if ev := c.Event(); ev != nil && !ev.Cancelled {
 		ev.Cancelled = true
-		c.m.record(Record{Kind: RecCancelled, Event: c.task.event, Trigger: c.task.trig, Depth: c.task.depth, Reactor: c.Reactor()})
+		c.m.record(&Record{Kind: RecCancelled, Event: c.task.event, Trigger: c.task.trig, Depth: c.task.depth, Reactor: c.Reactor()})
 	}
 }
 
@@ -190,5 +200,5 @@ func (c *Ctx) Rand(stream string) *rng.Stream { return c.m.RNG.Stream(stream) }
 
 // Note adds a line of text to the log, for the readable action log.
 func (c *Ctx) Note(format string, args ...any) {
-	c.m.record(Record{Kind: RecNote, Event: c.task.event, Trigger: c.task.trig, Depth: c.task.depth, Reactor: c.Reactor(), Text: fmt.Sprintf(format, args...)})
+	c.m.record(&Record{Kind: RecNote, Event: c.task.event, Trigger: c.task.trig, Depth: c.task.depth, Reactor: c.Reactor(), Text: fmt.Sprintf(format, args...)})
 }

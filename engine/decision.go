@@ -152,7 +152,7 @@ func (m *Match) Answer(in Input) error {
 // recordAnswer records the answer to the i-th decision of the pause.
 func (m *Match) recordAnswer(i int) {
 	in := m.answers[i]
-	m.record(Record{Kind: RecAnswer, Event: m.suspended.event, Trigger: m.suspended.trig, Player: in.Player, Choice: in.Choice, Text: m.asked[i].Kind})
+	m.record(&Record{Kind: RecAnswer, Event: m.suspended.event, Trigger: m.suspended.trig, Player: in.Player, Choice: in.Choice, Text: m.asked[i].Kind})
 }
 
 func rangeText(n int) string {

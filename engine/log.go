@@ -65,19 +65,24 @@ type Record struct {
 	Text   string
 }
 
-func (m *Match) record(r Record) {
-	r.Chain = m.chain
+// record adds a record to the log, its chain the current one. The record
+// is copied field by field, not whole: see Ctx.emit.
+func (m *Match) record(r *Record) {
 	if m.noLog && r.Kind == RecEvent {
 		// Nothing reads the records of events in a chain under way (the
 		// events themselves are kept): they are counted, not kept.
 		m.forgotten.records++
 		if m.sink != nil {
-			m.sunk = r
+			m.sunk = *r
+			m.sunk.Chain = m.chain
 			m.sink.Record(&m.sunk, &m.Events[r.Event])
 		}
 		return
 	}
-	m.records = append(m.records, r)
+	m.records = append(m.records, Record{})
+	d := &m.records[len(m.records)-1]
+	d.Kind, d.Chain, d.Depth, d.Event, d.Trigger = r.Kind, m.chain, r.Depth, r.Event, r.Trigger
+	d.Reactor, d.Source, d.Player, d.Choice, d.Text = r.Reactor, r.Source, r.Player, r.Choice, r.Text
 	if m.sink != nil {
 		var ev *Event
 		if r.Kind == RecEvent {

@@ -368,10 +368,18 @@ func (m *Match) Run(actor PlayerID, call EffectCall) error {
 	m.actor = actor
 	m.steps = 0
 	m.budgetFrom = len(m.records)
-	m.rollback = rollback{events: len(m.Events), records: len(m.records), seq: m.seq, forgotten: m.forgotten}
+	// Both are written field by field: a composite literal is built
+	// aside and copied in wide moves, which wait for its narrow stores to
+	// land (a store-forwarding stall), a chain's largest cost on some CPUs.
+	rb := &m.rollback
+	rb.events, rb.records, rb.seq = len(m.Events), len(m.records), m.seq
+	rb.forgotten.events, rb.forgotten.records = m.forgotten.events, m.forgotten.records
 	// The agenda is empty between chains: the command's effect is the
 	// first task, run without going through the agenda.
-	m.cur = task{kind: taskEffect, effect: -1, event: NoEvent, trig: NoTrigger, react: -1, call: call, prio: call.Priority, seq: m.nextSeq()}
+	t := &m.cur
+	t.kind, t.effect, t.event, t.trig, t.depth, t.react = taskEffect, -1, NoEvent, NoTrigger, 0, -1
+	t.call.ID, t.call.Name, t.call.Args, t.call.Priority, t.call.HasPriority = call.ID, call.Name, call.Args, call.Priority, call.HasPriority
+	t.prio, t.tier, t.pos, t.seq = call.Priority, 0, 0, m.nextSeq()
 	return m.resolve(true)
 }
 
@@ -456,7 +464,7 @@ func (m *Match) endChain() {
 }
 
 func (m *Match) fail(err error) error {
-	m.record(Record{Kind: RecError, Event: NoEvent, Trigger: NoTrigger, Text: err.Error()})
+	m.record(&Record{Kind: RecError, Event: NoEvent, Trigger: NoTrigger, Text: err.Error()})
 	m.err = err
 	m.endChain()
 	m.hasSuspended = false
@@ -468,7 +476,7 @@ func (m *Match) fail(err error) error {
 
 func (m *Match) push(t task) {
 	if m.Rules.Policy == PriorityAgenda {
-		m.heapPush(t)
+		m.heapPush(&t)
 	} else {
 		m.stack = append(m.stack, t)
 	}
@@ -489,6 +497,17 @@ func (m *Match) pop(dst *task) bool {
 	return true
 }
 
+// copyTask copies a task field by field. Tasks are written field by field
+// and soon moved on the agenda; a whole copy, in wide moves, would wait
+// for those writes to land (a store-forwarding stall), which on some CPUs
+// costs more than the rest of a reaction.
+func copyTask(dst, src *task) {
+	dst.kind, dst.effect, dst.event, dst.trig, dst.depth, dst.react = src.kind, src.effect, src.event, src.trig, src.depth, src.react
+	dst.call.ID, dst.call.Name, dst.call.Args = src.call.ID, src.call.Name, src.call.Args
+	dst.call.Priority, dst.call.HasPriority = src.call.Priority, src.call.HasPriority
+	dst.prio, dst.tier, dst.pos, dst.seq = src.prio, src.tier, src.pos, src.seq
+}
+
 // before reports whether a runs before b: higher priority, then lower tier,
 // then lower position, then earlier insertion.
 func before(a, b *task) bool {
@@ -506,20 +525,38 @@ func before(a, b *task) bool {
 
 // heapPush and heapPop keep the priority agenda as a binary heap. Tasks
 // are large, so both move a hole rather than swapping: each level costs
-// one copy.
-func (m *Match) heapPush(t task) {
-	h := append(m.heap, task{})
+// one copy (copyTask).
+func (m *Match) heapPush(t *task) {
+	copyTask(m.heapAdd(), t)
+	m.heapUp()
+}
+
+// heapAdd adds an empty task at the end of the heap, for the caller to
+// fill before heapUp puts it in its place.
+func (m *Match) heapAdd() *task {
+	m.heap = append(m.heap, task{})
+	return &m.heap[len(m.heap)-1]
+}
+
+// heapUp moves the heap's last task up to its place. Most stay where they
+// are: it is copied only if it moves.
+func (m *Match) heapUp() {
+	h := m.heap
 	i := len(h) - 1
+	if i == 0 || !before(&h[i], &h[(i-1)/2]) {
+		return
+	}
+	var t task
+	copyTask(&t, &h[i])
 	for i > 0 {
 		p := (i - 1) / 2
 		if !before(&t, &h[p]) {
 			break
 		}
-		h[i] = h[p]
+		copyTask(&h[i], &h[p])
 		i = p
 	}
-	h[i] = t
-	m.heap = h
+	copyTask(&h[i], &t)
 }
 
 func (m *Match) heapPop(dst *task) bool {
@@ -528,7 +565,7 @@ func (m *Match) heapPop(dst *task) bool {
 	if n < 0 {
 		return false
 	}
-	*dst = h[0]
+	copyTask(dst, &h[0])
 	if n > 0 {
 		last := &h[n]
 		i := 0
@@ -543,10 +580,10 @@ func (m *Match) heapPop(dst *task) bool {
 			if !before(&h[l], last) {
 				break
 			}
-			h[i] = h[l]
+			copyTask(&h[i], &h[l])
 			i = l
 		}
-		h[i] = *last
+		copyTask(&h[i], last)
 	}
 	m.heap = h[:n]
 	return true
@@ -613,12 +650,15 @@ func (m *Match) consider(ref EventRef, ev *Event, id TriggerID, depth int32, bas
 		}
 	}
 	inst.latched = m.chain
-	t := task{kind: taskFire, effect: -1, event: ref, trig: id, depth: depth, react: -1,
-		prio: inst.Def.Priority, tier: m.tier(inst, ev), pos: inst.Pos, seq: inst.Seq}
 	if m.Rules.Policy == PriorityAgenda {
-		m.scheduleReaction(t, inst)
+		m.scheduleReaction(ref, id, depth, m.tier(inst, ev), inst)
 		return nil
 	}
+	// Field by field: a literal would be built aside and copied (see
+	// copyTask).
+	var t task
+	t.kind, t.effect, t.event, t.trig, t.depth, t.react = taskFire, -1, ref, id, depth, -1
+	t.prio, t.tier, t.pos, t.seq = inst.Def.Priority, m.tier(inst, ev), inst.Pos, inst.Seq
 	// Insertion sort into the tail of the stack, in reverse order so
 	// that the first reaction is on top.
 	m.stack = append(m.stack, t)
@@ -630,21 +670,23 @@ func (m *Match) consider(ref EventRef, ev *Event, id TriggerID, depth int32, bas
 	return nil
 }
 
-// scheduleReaction puts one item per effect of a matched trigger on the
-// priority agenda. The reaction fires when its first item comes up.
-func (m *Match) scheduleReaction(t task, inst *Instance) {
+// scheduleReaction puts one item per effect of the trigger instance id,
+// matched by the event ref, on the priority agenda. The reaction fires
+// when its first item comes up.
+func (m *Match) scheduleReaction(ref EventRef, id TriggerID, depth, tier int32, inst *Instance) {
 	r := int32(len(m.reactions))
-	m.reactions = append(m.reactions, reaction{trig: t.trig, event: t.event, depth: t.depth, pending: int32(len(inst.Def.Effects))})
-	for i, call := range inst.Def.Effects {
-		it := t
-		it.kind = taskEffect
-		it.effect = int16(i)
-		it.react = r
-		if call.HasPriority {
+	m.reactions = append(m.reactions, reaction{})
+	re := &m.reactions[r]
+	re.trig, re.event, re.depth, re.pending = id, ref, depth, int32(len(inst.Def.Effects))
+	for i := range inst.Def.Effects {
+		// Written in place at the heap's end, then moved up if need be.
+		it := m.heapAdd()
+		it.kind, it.effect, it.event, it.trig, it.depth, it.react = taskEffect, int16(i), ref, id, depth, r
+		it.prio, it.tier, it.pos, it.seq = inst.Def.Priority, tier, inst.Pos, m.nextSeq()
+		if call := &inst.Def.Effects[i]; call.HasPriority {
 			it.prio = call.Priority
 		}
-		it.seq = m.nextSeq()
-		m.heapPush(it)
+		m.heapUp()
 	}
 }
 
@@ -685,10 +727,11 @@ func (m *Match) fire(t *task) {
 func (m *Match) admit(t *task) bool {
 	inst := &m.Index.inst[t.trig]
 	ev := &m.Events[t.event]
-	rec := Record{Event: t.event, Trigger: t.trig, Depth: t.depth, Reactor: inst.Reactor, Source: ev.Source}
+	var rec Record // field by field: see consider
+	rec.Event, rec.Trigger, rec.Depth, rec.Reactor, rec.Source = t.event, t.trig, t.depth, inst.Reactor, ev.Source
 	if !inst.alive {
 		rec.Kind, rec.Text = RecSkipped, "removed"
-		m.record(rec)
+		m.record(&rec)
 		return false
 	}
 	def := inst.Def
@@ -698,7 +741,7 @@ func (m *Match) admit(t *task) bool {
 		}
 		if int(inst.uses) >= def.UsesPerRound {
 			rec.Kind, rec.Text = RecSkipped, "no uses left this round"
-			m.record(rec)
+			m.record(&rec)
 			return false
 		}
 	}
@@ -711,7 +754,7 @@ func (m *Match) admit(t *task) bool {
 	}
 	if m.Rules.Guard != NoGuard && !m.guard.add(key) {
 		rec.Kind = RecBlocked
-		m.record(rec)
+		m.record(&rec)
 		return false
 	}
 	if def.UsesPerRound > 0 {
@@ -720,7 +763,7 @@ func (m *Match) admit(t *task) bool {
 	rec.Kind = RecFired
 	inst.fired = m.chain
 	inst.fires++
-	m.record(rec)
+	m.record(&rec)
 	if def.Once {
 		m.Index.Remove(t.trig)
 	}
@@ -755,7 +798,7 @@ func (m *Match) runEffect(t *task) error {
 			if !m.noLog || m.sink != nil {
 				text = m.askText(d)
 			}
-			m.record(Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: text})
+			m.record(&Record{Kind: RecAsk, Event: t.event, Trigger: t.trig, Depth: t.depth, Player: d.Player, Text: text})
 		}
 		err = nil
 	} else if err != nil {
@@ -778,7 +821,7 @@ func (m *Match) runEffect(t *task) error {
 		}
 		for i := range m.then {
 			m.then[i].seq = m.nextSeq()
-			m.heapPush(m.then[i])
+			m.heapPush(&m.then[i])
 		}
 		return nil
 	}

@@ -91,11 +91,16 @@ func (ps *places) add(layout []game.Place, counts []float64) {
 		pl := &layout[i]
 		s := &ps.sums[ps.at[i]]
 		s.games++
-		for k := range min(len(pl.Figures), len(s.total)) {
-			v := counts[pl.First+k]
-			s.total[k] += v
-			s.sq[k] += v * v
-			s.most[k] = max(s.most[k], v)
+		n := min(len(pl.Figures), len(s.total))
+		total, sq, most := s.total[:n], s.sq[:n], s.most[:n]
+		for k, v := range counts[pl.First : pl.First+n] {
+			// Most figures of a game are 0, which changes no sum (the
+			// most starts at 0): they are skipped.
+			if v != 0 {
+				total[k] += v
+				sq[k] += v * v
+				most[k] = max(most[k], v)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -365,11 +366,20 @@ func Wilson(k, n int) (rate, low, high float64) {
 type counter struct {
 	index map[string]int
 	list  []Count
+	// last is the string counted last, at list[at]: most games end alike,
+	// and a string compared with itself needs no hashing.
+	last string
+	at   int
 }
 
-func newCounter() counter { return counter{index: map[string]int{}} }
+func newCounter() counter { return counter{index: map[string]int{}, at: -1} }
 
 func (c *counter) add(s string) {
+	if c.at >= 0 && s == c.last {
+		c.list[c.at].Count++
+		return
+	}
+	c.last = s
 	i, ok := c.index[s]
 	if !ok {
 		if len(c.list) >= maxReasons {
@@ -382,6 +392,7 @@ func (c *counter) add(s string) {
 			c.list = append(c.list, Count{Name: s})
 		}
 	}
+	c.at = i
 	c.list[i].Count++
 }
 
@@ -398,16 +409,27 @@ func (c *counter) counts() []Count {
 }
 
 // hist counts whole numbers exactly: one counter per distinct value, which
-// MaxCommands bounds.
+// MaxCommands bounds; the small ones (game lengths) by index.
 type hist struct {
+	small  []int
 	counts map[int]int
 	n, sum int
 }
 
+// histSmall bounds the values hist counts by index.
+const histSmall = 4096
+
 func newHist() hist { return hist{counts: map[int]int{}} }
 
 func (h *hist) add(v int) {
-	h.counts[v]++
+	if v >= 0 && v < histSmall {
+		if v >= len(h.small) {
+			h.small = append(h.small, make([]int, v+1-len(h.small))...)
+		}
+		h.small[v]++
+	} else {
+		h.counts[v]++
+	}
 	h.n++
 	h.sum += v
 }
@@ -416,8 +438,15 @@ func (h *hist) distribution() Distribution {
 	if h.n == 0 {
 		return Distribution{Histogram: []Bin{}}
 	}
-	values := make([]int, 0, len(h.counts))
-	for v := range h.counts {
+	counts := make(map[int]int, len(h.counts)+len(h.small))
+	maps.Copy(counts, h.counts)
+	for v, k := range h.small {
+		if k > 0 {
+			counts[v] = k
+		}
+	}
+	values := make([]int, 0, len(counts))
+	for v := range counts {
 		values = append(values, v)
 	}
 	slices.Sort(values)
@@ -427,7 +456,7 @@ func (h *hist) distribution() Distribution {
 		rank := max(1, int(math.Ceil(q*float64(h.n))))
 		cum := 0
 		for _, v := range values {
-			if cum += h.counts[v]; cum >= rank {
+			if cum += counts[v]; cum >= rank {
 				return v
 			}
 		}
@@ -436,7 +465,7 @@ func (h *hist) distribution() Distribution {
 	lo, hi := values[0], values[len(values)-1]
 	var sq float64
 	for _, v := range values {
-		sq += float64(h.counts[v]) * float64(v) * float64(v)
+		sq += float64(counts[v]) * float64(v) * float64(v)
 	}
 	mean, mlo, mhi := meanInterval(float64(h.sum), sq, h.n)
 	d := Distribution{Min: lo, Median: quantile(0.5), P90: quantile(0.9), Max: hi,
@@ -447,7 +476,7 @@ func (h *hist) distribution() Distribution {
 		to := min(from+width-1, hi)
 		b := Bin{From: from, To: to}
 		for ; k < len(values) && values[k] <= to; k++ {
-			b.Games += h.counts[values[k]]
+			b.Games += counts[values[k]]
 		}
 		d.Histogram = append(d.Histogram, b)
 	}

@@ -407,6 +407,24 @@ type player struct {
 	fast    Fast
 	match   FastMatch
 	waiting []int
+	// views are match's optional interfaces.
+	views views
+}
+
+// views are the optional interfaces of a match, asserted once per match
+// rather than once per game.
+type views struct {
+	counter CommandCounter
+	tallier game.Tallier
+	placer  game.Placer
+}
+
+func viewsOf(m game.Match) views {
+	var v views
+	v.counter, _ = m.(CommandCounter)
+	v.tallier, _ = m.(game.Tallier)
+	v.placer, _ = m.(game.Placer)
+	return v
 }
 
 func newPlayer(def game.Definition, cfg Config, seats [][]string) *player {
@@ -482,7 +500,7 @@ func (p *player) play(ctx context.Context, i int, r *result) (finished bool) {
 		}
 		r.commands++
 	}
-	return p.end(m, i, n, r)
+	return p.end(m, viewsOf(m), i, n, r)
 }
 
 // playFast plays game i as play does, through the definition's fast path.
@@ -496,6 +514,7 @@ func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *resul
 				p.fast = nil
 				return p.play(ctx, i, r)
 			}
+			p.views = viewsOf(m)
 		}
 	} else if err = p.match.Restart(setup); err != nil {
 		p.match = nil // not to be used again
@@ -504,8 +523,7 @@ func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *resul
 		r.fail("the game cannot start: %v", err)
 		return true
 	}
-	m, names := p.match, setup.Players
-	counter, _ := m.(CommandCounter)
+	m, names, counter := p.match, setup.Players, p.views.counter
 	for {
 		if r.commands%cancelCheck == cancelCheck-1 && ctx.Err() != nil {
 			return false
@@ -528,7 +546,7 @@ func (p *player) playFast(ctx context.Context, i int, setup game.Setup, r *resul
 			r.commands = counter.Commands()
 		}
 	}
-	return p.end(m, i, len(names), r)
+	return p.end(m, p.views, i, len(names), r)
 }
 
 // stepFast plays one command as step does, through FastMatch.PlayBot.
@@ -552,7 +570,7 @@ func (p *player) stepFast(m FastMatch, names []string, waiting []int) error {
 }
 
 // end records how game i, over, ended: its outcome, winners and tallies.
-func (p *player) end(m game.Match, i, n int, r *result) bool {
+func (p *player) end(m game.Match, v views, i, n int, r *result) bool {
 	o := m.Outcome()
 	if !o.Over {
 		r.fail("the game waits for nobody but is not over")
@@ -575,11 +593,11 @@ func (p *player) end(m game.Match, i, n int, r *result) bool {
 	default:
 		r.end = endDrawn
 	}
-	if t, ok := m.(game.Tallier); ok {
-		r.tallies = append(r.tallies, t.Tally()...)
+	if v.tallier != nil {
+		r.tallies = append(r.tallies, v.tallier.Tally()...)
 	}
-	if pl, ok := m.(game.Placer); ok {
-		ps := pl.Places()
+	if v.placer != nil {
+		ps := v.placer.Places()
 		r.layout, r.counts = ps.Places, append(r.counts, ps.Counts...)
 	} else if len(r.tallies) > 0 {
 		r.layout, r.counts = tallyPlaces(r.tallies, r.counts)

@@ -140,7 +140,7 @@ func newBaseline(tb testing.TB, def *Definition, players, maxRounds int) *baseli
 			}
 		}
 	}
-	if len(def.tally.effects) > 1 || b.Rules.Start.Mode != "" && b.Rules.Start.Mode != "single" || len(def.win) > 0 || b.Rules.Dice.Count == 0 {
+	if len(def.tally.effects) > 1 || b.Rules.Start.Mode != "" && b.Rules.Start.Mode != "single" || slices.Contains(def.win, true) || b.Rules.Dice.Count == 0 {
 		tb.Fatalf("the baseline does not know this board's rules")
 	}
 	return bl

@@ -23,6 +23,7 @@ func (m *Match) Clone() game.Match { return m.clone(engine.CloneOptions{}) }
 
 func (m *Match) clone(o engine.CloneOptions) *Match {
 	c := *m
+	c.outside = outside{} // its own
 	c.s = m.s.clone()
 	c.e = m.e.Clone(c.s, o)
 	return &c

@@ -21,10 +21,8 @@ func (s *State) playerEvent(t engine.EventType) engine.Event {
 
 // emitAt emits an event about the current player at a given space.
 func (s *State) emitAt(c *engine.Ctx, t engine.EventType, space int) {
-	ev := s.playerEvent(t)
-	ev.Location = engine.LocationID(space)
 	s.tally.arrived(t, space)
-	c.Emit(ev)
+	s.emit(c, t, s.Current, space, 0, nil)
 }
 
 // How the current player came to stand where they are when the board's
@@ -83,13 +81,12 @@ const again = "again"
 // emitQuirk emits an event at a space, marked when it only fires again
 // by the original's rules.
 func (s *State) emitQuirk(c *engine.Ctx, t engine.EventType, space int, refired bool) {
-	ev := s.playerEvent(t)
-	ev.Location = engine.LocationID(space)
 	s.tally.arrived(t, space)
+	var data any
 	if refired {
-		ev.Data = again
+		data = again
 	}
-	c.Emit(ev)
+	s.emit(c, t, s.Current, space, 0, data)
 }
 
 // movedThisRound reports whether a player's movement history has a move
@@ -122,7 +119,7 @@ func startGame(c *engine.Ctx, s *State, _ struct{}) error {
 				idx = i % len(cands)
 			}
 		case "random":
-			idx = c.Rand("start").IntN(len(cands))
+			idx = s.rand(c, "start").IntN(len(cands))
 		}
 		p := &s.Players[i]
 		p.Space, p.Start = cands[idx], cands[idx]
@@ -131,9 +128,7 @@ func startGame(c *engine.Ctx, s *State, _ struct{}) error {
 		}
 	}
 	s.Phase = phaseFirst
-	ev := engine.NewEvent(evGameStart)
-	ev.Amount = n
-	c.Emit(ev)
+	s.emit(c, evGameStart, nobody, nowhere, n, nil)
 	return nil
 }
 
@@ -181,12 +176,14 @@ var skipped = []string{CompletedGame, SkippingTurn, Spectating, Disconnected, El
 // skips the turn if their state says so.
 func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	if s.Phase != phaseAgain {
-		s.Current = 0
-		for i, p := range s.Players {
-			if p.TurnsTaken < s.Players[s.Current].TurnsTaken {
-				s.Current = i
+		// By index: a range's copies of each player are costly.
+		current := 0
+		for i := range s.Players {
+			if s.Players[i].TurnsTaken < s.Players[current].TurnsTaken {
+				current = i
 			}
 		}
+		s.Current = current
 	}
 	s.Turn++
 	s.LastRound = s.Round()
@@ -195,13 +192,9 @@ func beginTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	if !s.quirks.EffectsIdle {
 		s.effectPass(p)
 	}
-	ev := s.playerEvent(evTurnStart)
-	ev.Amount = s.Turn
-	c.Emit(ev)
+	s.emit(c, evTurnStart, s.Current, p.Space, s.Turn, nil)
 	if s.skips(p.State) {
-		ev := s.playerEvent(evTurnSkip)
-		ev.Data = stateData(p.State)
-		c.Emit(ev)
+		s.emit(c, evTurnSkip, s.Current, p.Space, 0, stateData(p.State))
 		s.Phase = PhaseEnd
 		s.SkipRun++
 		return nil
@@ -272,7 +265,8 @@ func (s *State) nobodyCanPlay() bool {
 	if s.SkipRun < len(s.Players) {
 		return false
 	}
-	for _, p := range s.Players {
+	for i := range s.Players {
+		p := &s.Players[i]
 		if !s.skips(p.State) {
 			return false
 		}
@@ -299,7 +293,7 @@ func roll(c *engine.Ctx, s *State, _ struct{}) error {
 		total, s.Dice = s.Dice[0], s.Dice[1:]
 		s.LastRoll = append(s.LastRoll, total)
 	} else {
-		stream := c.Rand("dice")
+		stream := s.rand(c, "dice")
 		for range dice.Count {
 			v := stream.Between(1, dice.Sides)
 			s.LastRoll = append(s.LastRoll, v)
@@ -308,10 +302,9 @@ func roll(c *engine.Ctx, s *State, _ struct{}) error {
 	}
 	s.RemainingMoves = total
 	s.Phase = PhaseMove
-	ev := s.playerEvent(evRolled)
-	ev.Amount = total
-	c.Emit(ev)
-	s.arrive(c, byRoll, s.player().Space)
+	space := s.player().Space
+	s.emit(c, evRolled, s.Current, space, total, nil)
+	s.arrive(c, byRoll, space)
 	return nil
 }
 
@@ -328,17 +321,20 @@ func step(c *engine.Ctx, s *State, _ struct{}) error {
 	switch len(ways) {
 	case 0:
 		s.RemainingMoves = 0
-		c.Emit(s.playerEvent(evBlocked))
+		s.emit(c, evBlocked, s.Current, p.Space, 0, nil)
 		s.arrive(c, byBlock, p.Space)
 		return nil
 	case 1:
 		to = ways[0]
 	default:
-		answer, answered := c.Answer(0)
+		names := s.def.nextLabels[p.Space]
+		if p.Reversed {
+			names = s.def.prevLabels[p.Space]
+		}
+		answer, answered := s.answer(c, len(names))
 		if !answered {
-			names := s.def.nextLabels[p.Space]
-			if p.Reversed {
-				names = s.def.prevLabels[p.Space]
+			if s.outside != nil {
+				return errAsks // before anything changed: the engine asks
 			}
 			return c.Ask(engine.Decision{Player: engine.PlayerID(s.Current), Kind: KindChoosePath,
 				Prompt: "Which way?", Options: names})
@@ -420,7 +416,7 @@ const MaxHistory = 256
 func endTurn(c *engine.Ctx, s *State, _ struct{}) error {
 	p := s.player()
 	s.RemainingMoves = 0
-	c.Emit(s.playerEvent(evTurnEnd))
+	s.emit(c, evTurnEnd, s.Current, p.Space, 0, nil)
 	ends := !s.quirks.OnlyFinishEnds
 	if ends && s.def.win[p.Space] {
 		return s.gameOver(c, "reached "+spaceLabel(s.SpaceOf(s.Current)), []int{s.Current})
@@ -475,8 +471,8 @@ func reasonData(reason string) any {
 }
 
 func (s *State) allFinished() bool {
-	for _, p := range s.Players {
-		if p.State != CompletedGame {
+	for i := range s.Players {
+		if s.Players[i].State != CompletedGame {
 			return false
 		}
 	}
@@ -488,10 +484,7 @@ func (s *State) gameOver(c *engine.Ctx, reason string, winners []int) error {
 	s.Phase = PhaseOver
 	s.EndReason = reason
 	s.Winners = append(s.Winners[:0], winners...)
-	ev := engine.NewEvent(evGameOver)
-	ev.Amount = len(winners)
-	ev.Data = reasonData(reason)
-	c.Emit(ev)
+	s.emit(c, evGameOver, nobody, nowhere, len(winners), reasonData(reason))
 	return nil
 }
 
@@ -543,11 +536,7 @@ func (s *State) prompt(c *engine.Ctx, a PromptArgs, to []int, everyone bool) err
 	for _, seat := range to {
 		s.Players[seat].Prompts++
 	}
-	ev := s.playerEvent(evPrompted)
-	ev.Location = engine.LocationID(space)
-	ev.Amount = len(to)
-	ev.Data = payload(c, text)
-	c.Emit(ev)
+	s.emit(c, evPrompted, s.Current, space, len(to), payload(c, text))
 	if everyone && !a.Everyone && !s.ackAll {
 		to = to[s.Current : s.Current+1 : s.Current+1]
 	}
@@ -575,9 +564,7 @@ func setPlayerState(c *engine.Ctx, s *State, a StateArgs) error {
 	if a.State == CompletedGame && !slices.Contains(s.Finished, s.Current) {
 		s.Finished = append(s.Finished, s.Current)
 	}
-	ev := s.playerEvent(evState)
-	ev.Data = payload(c, a.State)
-	c.Emit(ev)
+	s.emit(c, evState, s.Current, p.Space, 0, payload(c, a.State))
 	return nil
 }
 
@@ -585,15 +572,14 @@ func setPlayerState(c *engine.Ctx, s *State, a StateArgs) error {
 // steps to walk, back along their movement history.
 func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 	p := s.player()
-	ev := s.playerEvent(evDisplaced)
-	ev.Amount = a.Steps
+	from := p.Space
 	switch {
 	case a.Steps > 0:
 		s.RemainingMoves += a.Steps
 		if s.Phase != PhaseMove {
 			s.Phase = PhaseMove
 		}
-		c.Emit(ev)
+		s.emit(c, evDisplaced, s.Current, from, a.Steps, nil)
 	case a.Steps < 0:
 		// The moves not yet taken back are the live ones; the player goes
 		// back to the live move t, and the live moves after it are taken
@@ -631,8 +617,8 @@ func displacePlayer(c *engine.Ctx, s *State, a DisplaceArgs) error {
 				p.History[i].Backtracked = true
 			}
 		}
-		c.Emit(ev)
-		s.arrive(c, byJump, int(ev.Location))
+		s.emit(c, evDisplaced, s.Current, from, a.Steps, nil)
+		s.arrive(c, byJump, from)
 	}
 	return nil
 }
@@ -641,10 +627,7 @@ func applyEffect(c *engine.Ctx, s *State, a EffectArgs) error {
 	p := s.player()
 	p.Effects = append(p.Effects, ActiveEffect{Kind: a.Effect.Kind, ID: a.Effect.ID, Left: a.Effect.Turns})
 	s.tally.effect(s.def, p.Seat, a.Effect.Kind)
-	ev := s.playerEvent(evEffect)
-	ev.Amount = a.Effect.Turns
-	ev.Data = payload(c, a.Effect.Kind)
-	c.Emit(ev)
+	s.emit(c, evEffect, s.Current, p.Space, a.Effect.Turns, payload(c, a.Effect.Kind))
 	return nil
 }
 
@@ -663,7 +646,7 @@ func setPlayerSpace(c *engine.Ctx, s *State, a TeleportArgs) error {
 }
 
 func forceStop(c *engine.Ctx, s *State, _ ForceStopArgs) error {
-	c.Emit(s.playerEvent(evStopped))
+	s.emit(c, evStopped, s.Current, s.player().Space, 0, nil)
 	if s.RemainingMoves > 0 {
 		s.RemainingMoves = 0
 		s.emitAt(c, evLand, s.player().Space)
@@ -730,12 +713,10 @@ func (s *State) changeStat(c *engine.Ctx, name, mode string, v float64, set bool
 		st.Value, st.Display = f(st.Value), f(st.Display)
 	}
 	p.Stats[name] = st
-	ev := s.playerEvent(evStat)
 	if s.statChanges == nil {
 		s.statChanges = &statChanges{}
 	}
-	ev.Data = s.statChanges.add(StatChange{Stat: name, Value: st.Value, Display: st.Display})
-	c.Emit(ev)
+	s.emit(c, evStat, s.Current, p.Space, 0, s.statChanges.add(StatChange{Stat: name, Value: st.Value, Display: st.Display}))
 	return nil
 }
 

@@ -33,6 +33,13 @@ type Options struct {
 	// changes the game or its hash.
 	NoLog bool
 	Sink  engine.Sink
+	// Direct runs the turn's own steps outside the engine when no board
+	// event hears what they do, and lets the bot a simulation plays a
+	// command with (PlayBot) choose the ways of the steps that follow
+	// (outside.go): the same match, hash included, for a fraction of the
+	// cost, whose choices of way are played within its rolls. It holds
+	// with NoLog, AutoAck and no Sink.
+	Direct bool
 }
 
 // DefaultMaxRounds is the round limit of a match started without one:
@@ -67,6 +74,12 @@ type Match struct {
 		legal  []game.Command
 	}
 	acks []string
+	// direct is Options.Direct where it holds (no log, no sink), and
+	// outside what a step run outside the engine left (outside.go).
+	direct  bool
+	outside outside
+	// reason is the last reason Outcome gave (outcomeReason).
+	reason outcomeText
 }
 
 // Start begins a match through the game interface (see NewMatch).
@@ -81,9 +94,10 @@ func (d *Definition) Start(s game.Setup) (game.Match, error) {
 // StartFast begins a match for a simulation whose every seat is played by
 // the pack's bot (the simulator's sim.Fast): it keeps no log, leaves
 // prompt messages unexpanded and acknowledges them as they are shown, as
-// the bot would, and plays the games Start would play.
+// the bot would, runs the turn's steps outside the engine where it can
+// (Options.Direct), and plays the games Start would play.
 func (d *Definition) StartFast(s game.Setup) (game.Match, error) {
-	m, err := d.NewMatch(s, Options{SkipText: true, NoLog: true, AutoAck: true})
+	m, err := d.NewMatch(s, Options{SkipText: true, NoLog: true, AutoAck: true, Direct: true})
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +105,9 @@ func (d *Definition) StartFast(s game.Setup) (game.Match, error) {
 }
 
 // Commands is the number of commands played so far, the acknowledgements
-// the match made by itself in a simulation (Options.AutoAck) included, as
-// the bots would have played them (sim.CommandCounter).
+// the match made by itself in a simulation (Options.AutoAck) and the
+// choices of way its bots made within their rolls (Options.Direct)
+// included, as the bots would have played them (sim.CommandCounter).
 func (m *Match) Commands() int { return m.commands + m.s.tally.acks }
 
 // Restart starts the match over with another setup, as NewMatch would with
@@ -171,6 +186,7 @@ func (d *Definition) newMatch(setup game.Setup, opt Options, q Quirks) (*Match, 
 	if opt.NoLog || opt.Sink != nil {
 		m.e.SetLog(!opt.NoLog, opt.Sink)
 	}
+	m.direct = opt.Direct && opt.NoLog && opt.Sink == nil && opt.AutoAck
 	if err := m.start(setup.Dice, false); err != nil {
 		return nil, err
 	}
@@ -190,7 +206,10 @@ func (m *Match) Reset(seed uint64) error {
 // start sets up a new match: the players on no space yet, the board's
 // events placed (unless placed is set: the engine kept them), and the
 // turn run until the first player is asked to roll.
-func (m *Match) start(dice []int, placed bool) error {
+func (m *Match) start(dice []int, placed bool) (err error) {
+	if m.direct {
+		defer m.recoverOutside(&err)
+	}
 	s, def := m.s, m.def
 	players := s.Players
 	for i := range players {
@@ -255,7 +274,10 @@ func (m *Match) Apply(seat int, data json.RawMessage) error {
 // Play plays one command of a seat. A command out of turn, of the wrong
 // kind or out of range is rejected (engine.IsRejected) and changes
 // nothing; the match then runs until it needs someone's input again.
-func (m *Match) Play(seat int, c Command) error {
+func (m *Match) Play(seat int, c Command) (err error) {
+	if m.direct {
+		defer m.recoverOutside(&err)
+	}
 	s, e := m.s, m.e
 	if s.Over {
 		return engine.Rejectf("the game is over")
@@ -275,7 +297,7 @@ func (m *Match) Play(seat int, c Command) error {
 		if seat != s.Current {
 			return engine.Rejectf("it is %s's turn, not %s's", s.Players[s.Current].Name, s.Players[seat].Name)
 		}
-		if err := e.Run(engine.PlayerID(seat), m.def.pack.fx.roll.Call(struct{}{})); err != nil {
+		if err := m.run(seat, &m.def.pack.calls.roll, roll); err != nil {
 			return err
 		}
 	case KindChoosePath, KindAck:
@@ -290,7 +312,7 @@ func (m *Match) Play(seat int, c Command) error {
 		return engine.Rejectf("unknown command %q%s: a command is roll, choose-path or ack", c.Kind, diag.DidYouMean(c.Kind, commandKinds))
 	}
 	m.commands++
-	err := m.advance()
+	err = m.advance()
 	// A choice of way or an acknowledgement may be taken back if nothing
 	// random followed it before the next decision (a placeholder drawn, a
 	// random swap, a roll of its own) and the game goes on; a roll never.
@@ -342,34 +364,34 @@ const MaxWalk = 10_000
 // advance runs the turn's automatic steps (start of turn, each step of a
 // move, end of turn), each as its own chain, until a player must act.
 func (m *Match) advance() error {
-	s, e, fx := m.s, m.e, &m.def.pack.fx
+	s, e, calls := m.s, m.e, &m.def.pack.calls
 	walked := 0
 	for !e.IsWaiting() && !s.Over {
-		var call engine.EffectCall
+		var err error
 		switch s.Phase {
 		case phaseNone:
-			call = fx.startGame.Call(struct{}{})
+			err = m.run(s.Current, &calls.startGame, startGame)
 		case phaseFirst, PhaseStart, phaseAgain:
-			call = fx.beginTurn.Call(struct{}{})
+			err = m.run(s.Current, &calls.beginTurn, beginTurn)
 		case PhaseRoll:
 			return nil
 		case PhaseMove:
 			// Past the stop, the turn ends even if landing added steps.
 			switch {
 			case s.RemainingMoves == 0 || walked > MaxWalk:
-				call = fx.endTurn.Call(struct{}{})
+				err = m.run(s.Current, &calls.endTurn, endTurn)
 			case walked == MaxWalk:
-				call = fx.forceStop.Call(ForceStopArgs{})
+				err = e.Run(engine.PlayerID(s.Current), m.def.pack.fx.forceStop.Call(ForceStopArgs{}))
 			default:
-				call = fx.step.Call(struct{}{})
+				err = m.run(s.Current, &calls.step, step)
 			}
 			walked++
 		case PhaseEnd:
-			call = fx.endTurn.Call(struct{}{})
+			err = m.run(s.Current, &calls.endTurn, endTurn)
 		default:
 			return fmt.Errorf("party: unknown phase %q", s.Phase)
 		}
-		if err := e.Run(engine.PlayerID(s.Current), call); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -512,7 +534,16 @@ func (m *Match) PlayBot(seat int, r *rng.Stream) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	return true, m.Play(seat, c)
+	if !m.direct {
+		return true, m.Play(seat, c)
+	}
+	// The seat's choices of way in the steps that follow are the bot's
+	// too (outside.go).
+	o := &m.outside
+	o.bot, o.botSeat = r, seat
+	err := m.Play(seat, c)
+	o.bot = nil
+	return true, err
 }
 
 // BotCommand is Bot as JSON, for the game interface.
@@ -534,12 +565,40 @@ func (m *Match) LogLen() int { return len(m.e.Records()) }
 // ended, and the rounds played (the last perhaps in part).
 func (m *Match) Outcome() game.Outcome {
 	s := m.s
-	o := game.Outcome{Over: s.Over, Winners: append([]int{}, s.Winners...), Reason: m.reasonWords(s.EndReason), Rounds: s.LastRound}
-	if s.Over && len(s.Winners) == 1 && strings.HasPrefix(s.EndReason, "reached ") {
-		o.Reason = s.Players[s.Winners[0]].Name + " " + o.Reason
+	o := game.Outcome{Over: s.Over, Rounds: s.LastRound, Reason: m.outcomeReason()}
+	if len(s.Winners) == 1 && s.Winners[0] < len(allSeats) {
+		// The usual one winner, as a slice of allSeats (shared, never
+		// changed) rather than a copy: simulations ask after every game.
+		w := s.Winners[0]
+		o.Winners = allSeats[w : w+1 : w+1]
+	} else {
+		o.Winners = append([]int{}, s.Winners...)
 	}
 	return o
 }
+
+// outcomeReason says why the match ended, in the players' words
+// (reasonWords), naming the one winner who reached a winning space. The
+// last one is kept: the games of a simulation mostly end alike.
+func (m *Match) outcomeReason() string {
+	s, r := m.s, &m.reason
+	name := "" // of the one winner, in seat order: seats change hands
+	if s.Over && len(s.Winners) == 1 {
+		name = s.Players[s.Winners[0]].Name
+	}
+	if r.text != "" && r.end == s.EndReason && r.name == name {
+		return r.text
+	}
+	text := m.reasonWords(s.EndReason)
+	if name != "" && strings.HasPrefix(s.EndReason, "reached ") {
+		text = name + " " + text
+	}
+	*r = outcomeText{end: s.EndReason, name: name, text: text}
+	return text
+}
+
+// outcomeText is the last reason Outcome gave, with what it says it of.
+type outcomeText struct{ end, name, text string }
 
 // reasonWords says why a match ended in the players' words. The state
 // keeps the reason as matches have always written it, space ids included

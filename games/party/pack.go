@@ -16,6 +16,8 @@ import (
 type Pack struct {
 	rules *engine.Rules
 	fx    effectSet
+	// calls are the calls of the turn's own steps, made once.
+	calls struct{ startGame, beginTurn, roll, step, endTurn, replay engine.EffectCall }
 	// codeTypes are the event types a CODE event listens to.
 	codeTypes []engine.EventType
 }
@@ -35,6 +37,9 @@ var (
 
 // NewPack returns the party pack, with its own registries.
 func NewPack() *Pack {
+	if len(eventNames) > 64 {
+		panic("party: more event types than heardAt has bits for")
+	}
 	types := engine.NewTypes(eventNames...)
 	for i, name := range eventNames {
 		if t, _ := types.Lookup(name); t != engine.EventType(i) {
@@ -43,6 +48,9 @@ func NewPack() *Pack {
 	}
 	effects := engine.NewEffects()
 	p := &Pack{fx: newEffectSet(effects)}
+	none := struct{}{}
+	p.calls.startGame, p.calls.beginTurn, p.calls.roll = p.fx.startGame.Call(none), p.fx.beginTurn.Call(none), p.fx.roll.Call(none)
+	p.calls.step, p.calls.endTurn, p.calls.replay = p.fx.step.Call(none), p.fx.endTurn.Call(none), p.fx.replay.Call(none)
 	// A board's triggers are placed when a match starts.
 	p.rules = &engine.Rules{Types: types, Effects: effects, Policy: engine.PriorityAgenda, Guard: engine.PerTrigger, PlacedBetweenChains: true}
 	// A CODE condition is checked after the roll, every step and every
@@ -165,6 +173,11 @@ type effectSet struct {
 	swap                     engine.Effect[SwapArgs]
 	setStat                  engine.Effect[SetStatArgs]
 	changeStat               engine.Effect[ChangeStatArgs]
+
+	// replay and fail are a simulation's (outside.go): the events of a
+	// step run outside the engine, emitted in it; the error of one.
+	replay engine.Effect[struct{}]
+	fail   engine.Effect[error]
 }
 
 // newEffectSet registers every effect in a fixed order: effect ids are
@@ -187,6 +200,9 @@ func newEffectSet(e *engine.Effects) effectSet {
 		swap:          engine.Register(e, SwapPlaces, swapPlaces),
 		setStat:       engine.Register(e, SetStat, setStat),
 		changeStat:    engine.Register(e, ChangeStat, changeStat),
+
+		replay: engine.Register(e, "REPLAY_STEP", replaySteps),
+		fail:   engine.Register(e, "FAIL_STEP", failStep),
 	}
 }
 

@@ -32,8 +32,11 @@ type Definition struct {
 	// command.
 	labels, titles []string
 	fired          [][]string
-	// win is the set of spaces that win the game on reaching them.
-	win map[int]bool
+	// win says which spaces win the game on reaching them.
+	win []bool
+	// heard says which event types the board's events listen for at each
+	// space (heardAt).
+	heard []uint64
 	// tally lays out what a match counts per space and seat (tally.go).
 	tally *tallyLayouts
 }
@@ -56,7 +59,7 @@ type eventRef struct {
 // only on boards that bypassed validation (a dangling connection, a CODE
 // condition that does not compile).
 func (p *Pack) Compile(b *Board) (*Definition, error) {
-	d := &Definition{Board: b, pack: p, byID: make(map[string]int, len(b.Spaces)), win: map[int]bool{}, tally: newTallyLayouts(b)}
+	d := &Definition{Board: b, pack: p, byID: make(map[string]int, len(b.Spaces)), win: make([]bool, len(b.Spaces)), tally: newTallyLayouts(b)}
 	if len(b.Spaces) == 0 {
 		return nil, fmt.Errorf("%s: the board has no spaces", b.File)
 	}
@@ -132,6 +135,7 @@ func (p *Pack) Compile(b *Board) (*Definition, error) {
 		}
 	}
 	d.tally.placeTriggers(d)
+	d.heard = heardAt(d)
 	return d, nil
 }
 

@@ -176,10 +176,12 @@ func TestBaselinePlaysTheSameGames(t *testing.T) {
 }
 
 // TestAllocationsPerGame: a simulated game of each board, as `tabula
-// simulate` plays it, allocates at most maxAllocs objects on average, the
-// simulator's share included (its report, made once per run, is not).
+// simulate` plays it, allocates at most maxAllocs objects on average over
+// a run of benchGames games, the simulator's share included. What is left
+// is the run's own (its first match, its report: about 600 objects), none
+// per game: a game that allocates one object again fails it.
 func TestAllocationsPerGame(t *testing.T) {
-	const maxAllocs = 2
+	const maxAllocs = 0.75
 	for _, board := range simBoards {
 		t.Run(board.name, func(t *testing.T) {
 			def := board.load(t)
@@ -188,7 +190,7 @@ func TestAllocationsPerGame(t *testing.T) {
 			perGame := allocs / benchGames
 			t.Logf("%.2f allocations per game", perGame)
 			if perGame > maxAllocs {
-				t.Errorf("a simulated game allocates %.2f objects on average, more than %d", perGame, maxAllocs)
+				t.Errorf("a simulated game allocates %.2f objects on average, more than %.2f", perGame, maxAllocs)
 			}
 		})
 	}

@@ -59,6 +59,9 @@ type State struct {
 	// tally counts where things happen (tally.go); not part of the
 	// state or its hash.
 	tally matchTally
+	// outside is set while one of the turn's steps runs outside the
+	// engine, ran while the engine replays its events (outside.go).
+	outside, ran *outside
 }
 
 // The phases of a turn.
@@ -127,8 +130,8 @@ func (s *State) Round() int {
 		return 1
 	}
 	low := s.Players[0].TurnsTaken
-	for _, p := range s.Players[1:] {
-		low = min(low, p.TurnsTaken)
+	for i := 1; i < len(s.Players); i++ { // not a range: it would copy each player
+		low = min(low, s.Players[i].TurnsTaken)
 	}
 	return low + 1
 }
