@@ -43,6 +43,9 @@ func TestCommandAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays many commands")
 	}
+	if raceDetector {
+		t.Skip("the race detector's bookkeeping allocates")
+	}
 	ts := newTestServer(t, Options{Packs: game.Packs{party.NewPack()}, Bundled: BundledGames{FS: examples.Games, Default: "default"}})
 	ctx := context.Background()
 	type player struct {
