@@ -276,14 +276,7 @@ func (srv *Server) saveGame(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	e, secret, err := srv.library.save(req.Context(), c, name, srv.clientAddr(req))
-	var qe *errQuota
-	switch {
-	case errors.As(err, &qe):
-		srv.metrics.rejected.WithLabelValues("quota").Inc()
-		writeError(w, http.StatusInsufficientStorage, "%v", err)
-		return
-	case err != nil:
-		writeError(w, http.StatusInternalServerError, "%v", err)
+	if srv.saveFailed(w, err) {
 		return
 	}
 	status := http.StatusCreated
@@ -980,4 +973,21 @@ func notFoundOr(err error, id string) error {
 		return &errRefused{http.StatusNotFound, fmt.Sprintf("no match %q", id)}
 	}
 	return err
+}
+
+// saveFailed answers a request whose game could not be kept, if it could
+// not: a client over its quota, or the store's failure. It reports
+// whether it answered.
+func (srv *Server) saveFailed(w http.ResponseWriter, err error) bool {
+	var qe *errQuota
+	switch {
+	case errors.As(err, &qe):
+		srv.metrics.rejected.WithLabelValues("quota").Inc()
+		writeError(w, http.StatusInsufficientStorage, "%v", err)
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, "%v", err)
+	default:
+		return false
+	}
+	return true
 }

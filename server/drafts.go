@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"path"
 	"time"
@@ -40,14 +39,7 @@ func (srv *Server) saveDraft(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	err := srv.library.saveDraft(req.Context(), c, srv.clientAddr(req), time.Now())
-	var qe *errQuota
-	switch {
-	case errors.As(err, &qe):
-		srv.metrics.rejected.WithLabelValues("quota").Inc()
-		writeError(w, http.StatusInsufficientStorage, "%v", err)
-		return
-	case err != nil:
-		writeError(w, http.StatusInternalServerError, "%v", err)
+	if srv.saveFailed(w, err) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, struct {
