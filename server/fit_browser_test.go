@@ -129,12 +129,12 @@ var packsFit = map[string]packFit{
 	},
 }
 
-// fitPage measures a page as its player first sees it, scrolled to the
-// top: the document's width, the board's box, the boxes of the actions
-// offered (enabled buttons in the controls and in an open dialog), the
-// boxes of what the player may tap on the board, and the visible text.
+// fitPage measures a page as its player sees it, where the page placed
+// itself: the document's width, the board's box, how much of the board
+// shows above the action bar, the boxes of the actions offered (enabled
+// buttons in the controls and in an open dialog), the boxes of what the
+// player may tap on the board, and the visible text.
 const fitPage = `((boardSel, tapSel) => {
-  scrollTo(0, 0);
   const box = (el) => { const r = el.getBoundingClientRect(); return {l: r.left, r: r.right, t: r.top, b: r.bottom, w: r.width, h: r.height}; };
   const seen = (el) => el.checkVisibility({visibilityProperty: true, opacityProperty: true});
   const name = (el) => (el.getAttribute("aria-label") || el.textContent || el.dataset.space || el.tagName).trim().replace(/\s+/g, " ").slice(0, 40);
@@ -150,9 +150,20 @@ const fitPage = `((boardSel, tapSel) => {
   const board = boardSel && document.querySelector(boardSel);
   const acts = [...document.querySelectorAll("#controls button:not([disabled]), dialog[open] button:not([disabled])")].filter(seen);
   const taps = tapSel ? [...document.querySelectorAll(tapSel)].filter(seen) : [];
+  // The part of the board its frame shows (a board zoomed, or taller
+  // than its frame, scrolls inside it), and how much of that is on the
+  // screen above the action bar.
+  let inView = null;
+  if (board) {
+    const b = board.getBoundingClientRect(), f = (board.closest(".zoom-view") || board).getBoundingClientRect();
+    const top = Math.max(b.top, f.top), bottom = Math.min(b.bottom, f.bottom);
+    const bar = document.getElementById("action-bar");
+    const room = bar && bar.checkVisibility() ? bar.getBoundingClientRect().top : innerHeight;
+    inView = {shown: bottom - top, seen: Math.max(0, Math.min(bottom, room) - Math.max(top, 0)), room};
+  }
   return JSON.stringify({
     vw: innerWidth, vh: innerHeight, doc: document.documentElement.scrollWidth,
-    board: board ? box(board) : null,
+    board: board ? box(board) : null, inView,
     actions: acts.map((el) => { const sc = scroller(el); return {name: name(el), ...box(el), in: sc ? box(sc) : null}; }),
     taps: taps.map((el) => ({name: name(el), ...box(el)})),
     text: document.body.innerText,
@@ -175,9 +186,13 @@ func (b fitBox) outside(w, h int64) bool {
 }
 
 type fitMeasure struct {
-	VW, VH  float64
-	Doc     float64
-	Board   *fitBox
+	VW, VH float64
+	Doc    float64
+	Board  *fitBox
+	// InView is how much of the board shows: its part its frame shows,
+	// that part's height on the screen above the action bar, and the
+	// room there is above the bar.
+	InView  *struct{ Shown, Seen, Room float64 }
 	Actions []fitBox
 	Taps    []fitBox
 	Text    string
@@ -193,11 +208,10 @@ func measureFit(b *browser, ctx context.Context, p packFit) fitMeasure {
 	return m
 }
 
-// viewShot saves what a person's screen shows, without scrolling, as a
-// PNG in the artifacts folder.
+// viewShot saves what a person's screen shows, where the page is
+// scrolled, as a PNG in the artifacts folder.
 func viewShot(b *browser, ctx context.Context, name string) {
 	b.t.Helper()
-	b.run(ctx, chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		b.t.Fatal(err)
@@ -220,6 +234,11 @@ func checkFit(s screen, m fitMeasure, wantTaps bool) []string {
 		bad = append(bad, "no board drawn")
 	} else if m.Board.L < -slack || m.Board.R > float64(s.w)+slack || m.Board.W < 40 {
 		bad = append(bad, fmt.Sprintf("the board spans %.0f to %.0f px on a %d px screen", m.Board.L, m.Board.R, s.w))
+	}
+	if v := m.InView; v != nil && v.Seen < min(v.Shown, v.Room)-1 {
+		// The whole board with the action bar, or, when it is taller than
+		// the room above the bar, the board filling it.
+		bad = append(bad, fmt.Sprintf("%.0f px of the board's %.0f show above the action bar (%.0f px of room)", v.Seen, v.Shown, v.Room))
 	}
 	if len(m.Actions) == 0 {
 		bad = append(bad, "no action offered")
@@ -249,8 +268,10 @@ func checkFit(s screen, m fitMeasure, wantTaps bool) []string {
 }
 
 // Every bundled game, at a phone's size and a laptop's: the page never
-// scrolls sideways, the board is inside the screen's width, what the
-// player may do now is on the screen without scrolling, what they tap on
+// scrolls sideways, the board is inside the screen's width, the page
+// places itself so that the board shows whole above the action bar (or,
+// taller than the room there, fills it), what the player may do now is
+// on the screen without scrolling, what they tap on
 // the board is big enough for a finger on the phone, and no internal id
 // reaches their eyes. A player with a seat plays against bots until the
 // board asks them to tap it. Screenshots of each are left in the

@@ -44,6 +44,12 @@ export class LanesPlay {
     });
   }
 
+  // frame is the part of the page a phone keeps in view on the viewer's
+  // turn: the lanes, where drones are deployed.
+  frame() {
+    return this.root;
+  }
+
   async show(state, animate) {
     const page = this.page;
     const v = state.view;

@@ -118,12 +118,26 @@ class MatchPage {
     const bar = h("div", { class: "action-bar", id: "action-bar" }, this.turnEl, this.controls, this.toast);
     // What is scrolled into view (a control tabbed to, a lane to tap)
     // stops above the bar, not under it.
-    new ResizeObserver(() => {
+    const sizes = new ResizeObserver(() => {
       document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight}px`;
       this.fitHeight();
-    }).observe(bar);
+      // The bar or the board still settling just after the board was
+      // placed (a line wrapping anew, a map turned): placed again.
+      if (performance.now() - this.placedAt < 1500) this.showBoard();
+    });
+    sizes.observe(bar);
+    sizes.observe(this.boardEl);
     this.bar = bar;
-    addEventListener("resize", () => this.fitHeight());
+    let width = innerWidth;
+    addEventListener("resize", () => {
+      this.fitHeight();
+      // Turned, or a window made narrow: the board is placed again. (A
+      // phone's height changes as its address bar hides: not that.)
+      if (innerWidth !== width) {
+        width = innerWidth;
+        requestAnimationFrame(() => this.placeBoard());
+      }
+    });
     this.chat = new Chat(this);
     this.root.replaceChildren(this.header,
       h("main", { class: "match" },
@@ -314,6 +328,10 @@ class MatchPage {
     this.renderTurn();
     this.undo.shown(msg);
     this.fitHeight();
+    if (this.turnCame || this.placedAt === undefined) {
+      this.turnCame = false;
+      this.placeBoard();
+    }
   }
 
   // fitHeight keeps the whole board and the action bar in view together
@@ -329,6 +347,39 @@ class MatchPage {
     const top = view.getBoundingClientRect().top + scrollY;
     const left = Math.floor(innerHeight - top - this.bar.offsetHeight - 16);
     wrap.style.setProperty("--board-height", `${Math.max(240, left)}px`);
+  }
+
+  // placeBoard brings the board and the action bar into view together
+  // where the page scrolls (on a phone, whose targets keep a finger's
+  // size; a board that fitHeight cannot shrink): when the match is first
+  // shown and when the turn comes to the viewer, the page is scrolled just
+  // enough that the board ends above the bar, or, for a board taller than
+  // the room left, that it starts at the screen's top. Not while the
+  // viewer is writing.
+  placeBoard() {
+    this.placedAt = performance.now();
+    this.showBoard();
+  }
+
+  // showBoard scrolls the page as placeBoard says, now.
+  showBoard() {
+    if (this.boardEl.hidden) return;
+    const active = document.activeElement;
+    if (active && (active.tagName === "TEXTAREA" || (active.tagName === "INPUT" && active.type === "text"))) return;
+    const frame = this.renderer.frame?.() || this.boardEl.querySelector(".zoomable") || this.boardEl;
+    const r = frame.getBoundingClientRect();
+    const room = innerHeight - this.bar.offsetHeight;
+    let dy = 0;
+    if (r.top < 0) dy = r.top;
+    else if (r.bottom > room) dy = Math.min(r.bottom - room, r.top);
+    if (Math.abs(dy) < 1) return;
+    scrollBy({ top: dy, behavior: "instant" });
+    // What the screen's top edge cuts across, above the board (a heading,
+    // a line of the header), is scrolled out whole rather than shown
+    // halved: the board stays where it was placed or higher, never cut.
+    const f = frame.getBoundingClientRect();
+    const cut = document.elementFromPoint(f.left + 4, 1)?.getBoundingClientRect();
+    if (cut && cut.top < 0 && cut.bottom > 0 && cut.bottom <= f.top) scrollBy({ top: cut.bottom, behavior: "instant" });
   }
 
   over() {
@@ -374,6 +425,7 @@ class MatchPage {
     const pass = shared && mine && this.passTo === this.you;
     document.title = mine ? `● ${yours} — ${this.baseTitle}` : this.baseTitle;
     if (mine && !this.wasMine && localStorage.getItem("tabula:sound") === "on") beep();
+    if (mine && !this.wasMine) this.turnCame = true;
     this.wasMine = mine;
     if (this.summary.status !== "playing" || this.you < 0) {
       this.turnEl.replaceChildren();
