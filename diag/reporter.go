@@ -62,6 +62,12 @@ func (r *Reporter) WithContext(ctx context.Context) *Reporter {
 	return r
 }
 
+// readsStored reports whether the reporter reads a game back from a
+// store (Stored).
+func (r *Reporter) readsStored() bool {
+	return r.ctx != nil && r.ctx.Value(storedKey{}) != nil
+}
+
 // Stopped reports whether the reporter's context has ended. The first time
 // it sees so, it adds an error saying the file was not fully checked. A
 // check that loops over a file's parts asks it between parts and returns

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -83,6 +84,12 @@ func (c *stringCheck) walk(v any, member string) {
 			}
 		}
 		if msg := HiddenRune(v); msg != "" {
+			if w, ok := c.r.(storedReader); ok && w.readsStored() {
+				// A game kept from before such text was refused loads
+				// as it was.
+				w.Warnf(Pointer(c.path...), "%s (kept: the game was stored before such characters were refused)", msg)
+				return
+			}
 			c.report("%s", msg)
 		}
 	case []any:
@@ -104,6 +111,24 @@ func (c *stringCheck) walk(v any, member string) {
 			c.path = c.path[:len(c.path)-1]
 		}
 	}
+}
+
+// storedKey marks a context under which games are read back from a store.
+type storedKey struct{}
+
+// Stored returns a context under which loaders read a game written before
+// its text was checked for hidden characters (HiddenRune): such a
+// character is kept, with a warning, instead of refused. A server reads
+// the games of its stored matches and library so, so that what it kept
+// still loads as it was; files sent to it are read as strictly as ever.
+func Stored(ctx context.Context) context.Context {
+	return context.WithValue(ctx, storedKey{}, true)
+}
+
+// storedReader is a reporter that may read a stored game (Stored).
+type storedReader interface {
+	readsStored() bool
+	Warnf(pointer, format string, args ...any)
 }
 
 // MaxListed is how many names JoinNames lists before it counts the rest.

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -69,6 +70,30 @@ func TestHiddenRunes(t *testing.T) {
 	slices.Sort(got)
 	want := []string{"/long: must be at most 5 characters long, not 7",
 		"/spaces/1/name: " + HiddenRune("Eve\u202Elivo")}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestStoredTextIsKept: a game read back from a store (Stored) keeps a
+// hidden character with a warning where a file sent now is refused; a
+// string too long is refused either way.
+func TestStoredTextIsKept(t *testing.T) {
+	doc, err := DecodeJSON([]byte(`{"name": "Eve\u202Elivo", "long": "abcdef"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReporter("f.json", nil).WithContext(Stored(context.Background()))
+	if CheckStrings(r, doc, StringLimits{Key: 10, Default: 20, Members: map[string]int{"long": 5}}) {
+		t.Error("CheckStrings passes a string too long, stored or not")
+	}
+	var got []string
+	for _, d := range r.List {
+		got = append(got, fmt.Sprintf("%s %s: %s", d.Severity, d.Pointer, d.Message))
+	}
+	slices.Sort(got)
+	want := []string{"error /long: must be at most 5 characters long, not 6",
+		"warning /name: " + HiddenRune("Eve\u202Elivo") + " (kept: the game was stored before such characters were refused)"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -177,6 +177,9 @@ func (c *defCache) get(ctx context.Context, hash, packName string) (*compiled, e
 	if err != nil {
 		return nil, err
 	}
+	// What was stored loads as it was stored, even text a file sent now
+	// could not hold.
+	src = src.WithContext(diag.Stored(context.Background()))
 	x, list := c.srv.compile(src, packName)
 	if x == nil {
 		return nil, errors.New(list.Errors().String())

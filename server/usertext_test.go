@@ -159,3 +159,34 @@ func TestABrokenMatchTellsEveryone(t *testing.T) {
 		}
 	}
 }
+
+// A game stored before hidden characters were refused still loads as it
+// was stored: old-hidden-text.db was written by the server of that time,
+// each game uploaded with such a character in a name (the ones
+// TestGameTextIsChecked refuses in a file sent now) and a match of each
+// started with Ann and a bot. Every match goes on, and the library still
+// offers every game.
+func TestStoredGameWithHiddenCharactersLoads(t *testing.T) {
+	ts := newTestServer(t, Options{DB: copyTestdata(t, "old-hidden-text.db"), Packs: allPacks()})
+	for _, c := range []struct{ file, board, match, token string }{
+		{"party/default.json", "g-8f702e6df4d7", "9f0f666bb0fe", "4d27f70aca464f8e1caac16aaa8fd35f"},
+		{"pieces/trouble.json", "g-1f59f212ddc9", "23b527553ec6", "2af373cf5c2e860167f6651b693e7070"},
+		{"rulebook/monopoly.json", "g-6ecad9a5fb0c", "741271b77557", "286725b452c33e1dde4af529acc5bd2f"},
+		{"lanes/drone-lanes.json", "g-f6f04fb3cea9", "dc08629db68f", "c524693a4bc78e45c602465774c916a9"},
+	} {
+		s := ts.summary(c.match, q("token", c.token))
+		if s.Status != "playing" {
+			t.Errorf("%s: the match stored with it is %s (%s)", c.file, s.Status, s.Error)
+			continue
+		}
+		ann := ts.dial(c.match, q("token", c.token))
+		ann.waitFor("the match", func(st stateIn) bool { return st.View != nil })
+		if ann.last.You != 0 {
+			t.Errorf("%s: Ann's secret plays seat %d", c.file, ann.last.You)
+		}
+		var info map[string]any
+		if st := ts.call("POST", "/api/matches", map[string]any{"board": c.board, "seats": 2}, &info); st != http.StatusCreated {
+			t.Errorf("%s: a new match of the stored game: %d %v", c.file, st, info)
+		}
+	}
+}

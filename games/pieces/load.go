@@ -1,6 +1,7 @@
 package pieces
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -131,7 +132,7 @@ func readSource(src *game.Source) (*gameFile, []*part) {
 	if isManifest(data) {
 		return readBundle(src, src.Main())
 	}
-	pt := newPart(src.Name(), data)
+	pt := newPart(src.Context(), src.Name(), data)
 	obj, ok := pt.decode(data)
 	if !ok {
 		return nil, []*part{pt}
@@ -142,7 +143,7 @@ func readSource(src *game.Source) (*gameFile, []*part) {
 // failedPart is a file that could not be read, with the diagnostic that
 // says why.
 func failedPart(d diag.Diagnostic) *part {
-	pt := newPart(d.File, nil)
+	pt := newPart(context.Background(), d.File, nil)
 	pt.rep.At(diag.Error, "", 0, 0, d.Message)
 	return pt
 }
@@ -234,7 +235,7 @@ func readBundle(src *game.Source, manifest string) (*gameFile, []*part) {
 		d.Message = "not a bundle: a bundle folder holds a board.json manifest (" + strings.TrimPrefix(d.Message, "cannot read the game: ") + ")"
 		return nil, []*part{failedPart(d)}
 	}
-	mp := newPart(src.Path(manifest), data)
+	mp := newPart(src.Context(), src.Path(manifest), data)
 	parts := []*part{mp}
 	obj, ok := mp.decode(data)
 	if !ok {
@@ -284,7 +285,7 @@ func readBundle(src *game.Source, manifest string) (*gameFile, []*part) {
 			}
 			continue
 		}
-		pt := newPart(src.Path(name), pdata)
+		pt := newPart(src.Context(), src.Path(name), pdata)
 		parts = append(parts, pt)
 		m, ok := pt.decode(pdata)
 		if !ok {

@@ -1,6 +1,7 @@
 package pieces
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -19,8 +20,8 @@ type part struct {
 	root any
 }
 
-func newPart(file string, data []byte) *part {
-	return &part{rep: diag.NewReporter(file, data)}
+func newPart(ctx context.Context, file string, data []byte) *part {
+	return &part{rep: diag.NewReporter(file, data).WithContext(ctx)}
 }
 
 // decode reads the part's JSON (numbers kept exact); a syntax error is
