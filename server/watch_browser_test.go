@@ -58,7 +58,7 @@ func TestSpectatorOfAllBotMatchAndReplay(t *testing.T) {
 	if n := strings.Count(rows, ":"); n != 3 || !strings.HasPrefix(rows, "1:") || !strings.Contains(result, strings.TrimLeft(strings.SplitN(rows, ",", 2)[0][2:], "0123456789 ")) {
 		t.Errorf("the standings' rows %q for the result %q", rows, result)
 	}
-	if head := b.eval(watcher, `[...document.querySelectorAll("#standings thead th")].map(t => t.textContent).join("|")`); head != "Place|Player|space|drinks" && head != "Place|Player|space|drinks|" {
+	if head := b.eval(watcher, `[...document.querySelectorAll("#standings thead th")].map(t => t.textContent).join("|")`); head != "Place|Player|Space|Drinks" && head != "Place|Player|Space|Drinks|" {
 		t.Errorf("the standings' columns: %q", head)
 	}
 	if got := b.eval(watcher, `String(!!document.querySelector("#end #replay-link") && !document.getElementById("rematch"))`); got != "true" {

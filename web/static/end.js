@@ -33,7 +33,8 @@ export function rankingTable(standings, name, you = -1) {
     h("caption", {}, "Final standings"),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
-      standings.figures.map((f) => h("th", { scope: "col", class: "figure" }, f)),
+      // A figure's label heads its column as the others do ("Drinks").
+      standings.figures.map((f) => h("th", { scope: "col", class: "figure" }, f.charAt(0).toUpperCase() + f.slice(1))),
       notes ? h("th", { scope: "col" }, "") : null)),
     h("tbody", {}, standings.seats.map((row) =>
       h("tr", { class: (row.place === 1 ? "first" : "") + (row.seat === you ? " you" : ""), dataset: { seat: row.seat, place: row.place } },
