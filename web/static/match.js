@@ -122,9 +122,12 @@ class MatchPage {
       document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight}px`;
       this.fitHeight();
       // The bar or the board still settling just after the board was
-      // placed (a line wrapping anew, a map turned): placed again.
+      // placed (a line wrapping anew, a map turned): placed again, unless
+      // the player has touched or scrolled the page since.
       if (performance.now() - this.placedAt < 1500) this.showBoard();
     });
+    const stopPlacing = () => { this.placedAt = -Infinity; };
+    for (const type of ["pointerdown", "keydown", "wheel", "touchstart"]) addEventListener(type, stopPlacing, { capture: true, passive: true });
     sizes.observe(bar);
     sizes.observe(this.boardEl);
     this.bar = bar;
@@ -358,11 +361,18 @@ class MatchPage {
   // viewer is writing.
   placeBoard() {
     this.placedAt = performance.now();
+    this.placedY = undefined;
     this.showBoard();
   }
 
-  // showBoard scrolls the page as placeBoard says, now.
+  // showBoard scrolls the page as placeBoard says, now: the first time, or
+  // again while the page is where it was placed.
   showBoard() {
+    if (this.placedY !== undefined && Math.abs(scrollY - this.placedY) > 1) {
+      this.placedAt = -Infinity; // scrolled since: it stays where it is
+      return;
+    }
+    this.placedY = scrollY;
     if (this.boardEl.hidden) return;
     const active = document.activeElement;
     if (active && (active.tagName === "TEXTAREA" || (active.tagName === "INPUT" && active.type === "text"))) return;
@@ -374,12 +384,14 @@ class MatchPage {
     else if (r.bottom > room) dy = Math.min(r.bottom - room, r.top);
     if (Math.abs(dy) < 1) return;
     scrollBy({ top: dy, behavior: "instant" });
+    this.placedY = scrollY;
     // What the screen's top edge cuts across, above the board (a heading,
     // a line of the header), is scrolled out whole rather than shown
     // halved: the board stays where it was placed or higher, never cut.
     const f = frame.getBoundingClientRect();
     const cut = document.elementFromPoint(f.left + 4, 1)?.getBoundingClientRect();
     if (cut && cut.top < 0 && cut.bottom > 0 && cut.bottom <= f.top) scrollBy({ top: cut.bottom, behavior: "instant" });
+    this.placedY = scrollY;
   }
 
   over() {
