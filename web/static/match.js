@@ -339,14 +339,21 @@ class MatchPage {
 
   // fitHeight keeps the whole board and the action bar in view together
   // on a laptop's screen, the page scrolled to its top: the board's frame
-  // is given the height left between where it starts and the bar. (On a
-  // phone the page scrolls instead: there a finger's targets come first.)
+  // is given the height left between where it starts and the bar. On a
+  // phone the page scrolls instead (there a finger's targets come first)
+  // and placeBoard scrolls it to the board: a frame that would be taller
+  // than the screen (a skirmish map) may take, as --room-height, all the
+  // room above the bar.
   fitHeight() {
     const wrap = this.boardEl, view = wrap.querySelector(".zoom-view");
-    if (!view || innerWidth < 900 || innerHeight < 500) {
+    if (!view) return;
+    if (innerWidth < 900 || innerHeight < 500) {
       wrap.style.removeProperty("--board-height");
+      const tools = wrap.querySelector(".zoom-tools")?.offsetHeight || 0;
+      wrap.style.setProperty("--room-height", `${Math.max(240, Math.floor(innerHeight - this.bar.offsetHeight - tools - 16))}px`);
       return;
     }
+    wrap.style.removeProperty("--room-height");
     const top = view.getBoundingClientRect().top + scrollY;
     const left = Math.floor(innerHeight - top - this.bar.offsetHeight - 16);
     wrap.style.setProperty("--board-height", `${Math.max(240, left)}px`);
