@@ -344,13 +344,15 @@ func TestEveryBoardFitsEveryScreen(t *testing.T) {
 			} else if p.taps != "" {
 				// Ann plays until the board asks her to tap it: forty
 				// moves of hers at most (a six to come out in Trouble
-				// is then all but sure), or a minute.
-				tapped, moves, until := false, 0, time.Now().Add(time.Minute)
+				// is then all but sure), or three minutes (on a busy
+				// machine a minute gave Trouble too few rolls).
+				tapped, moves, until := false, 0, time.Now().Add(3*time.Minute)
 				for moves < 40 && time.Now().Before(until) && !tapped {
 					if b.eval(ann, `document.getElementById("app").dataset.over || ""`) == "true" {
 						break
 					}
-					switch b.eval(ann, p.step) {
+					before := b.eval(ann, `document.getElementById("app").dataset.hash || ""`)
+					switch did := b.eval(ann, p.step); did {
 					case "tap":
 						time.Sleep(300 * time.Millisecond)
 						look(onPhone, g.ID+"-phone-tap.png", true)
@@ -373,6 +375,15 @@ func TestEveryBoardFitsEveryScreen(t *testing.T) {
 					default:
 						moves++
 						time.Sleep(150 * time.Millisecond)
+						// A move counts once it was played: the page's
+						// state changes (a pick of the lane game's squad
+						// does not, until its lane is tapped). On a busy
+						// machine a roll clicked again before the answer
+						// came would count twice.
+						for wait := time.Now().Add(3 * time.Second); did != "pick" && time.Now().Before(wait) &&
+							b.eval(ann, `document.getElementById("app").dataset.hash || ""`) == before; {
+							time.Sleep(50 * time.Millisecond)
+						}
 					}
 				}
 				if !tapped {

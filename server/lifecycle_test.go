@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/tabulagames/tabula/game"
 	"github.com/tabulagames/tabula/game/gametest"
+	"github.com/tabulagames/tabula/store"
 )
 
 var slowGames = fstest.MapFS{
@@ -58,6 +59,31 @@ func TestRestartResumesBotsExactly(t *testing.T) {
 	}
 	if !m.Outcome().Over {
 		t.Fatal("the uninterrupted run is not over")
+	}
+}
+
+// A server stopped between storing a match's last command and storing
+// its end (killed, or its store failing then) finds the match over when
+// it loads it again, and stores the end: the match does not stay "playing"
+// with nobody able to move.
+func TestAMatchOverWhenLoadedEnds(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	tb := ts.newTable("twenty-one", 2, nil, true, true, map[string]any{"public": true})
+	done := ts.waitStatus(tb.ID, "", "finished")
+	ts.close()
+	// What the store holds when the server stopped just before the end.
+	st, err := store.Open(ts.db)
+	must(t, err)
+	rec, err := st.Match(context.Background(), tb.ID)
+	must(t, err)
+	rec.Status, rec.Result = store.Playing, ""
+	must(t, st.UpdateMatch(context.Background(), rec))
+	must(t, st.Close())
+
+	ts2 := newTestServer(t, ts.opt)
+	s := ts2.waitStatus(tb.ID, "", "finished")
+	if s.Result != done.Result || s.Commands != done.Commands {
+		t.Errorf("loaded again, the match ended %q after %d commands; it had ended %q after %d", s.Result, s.Commands, done.Result, done.Commands)
 	}
 }
 

@@ -271,6 +271,9 @@ func (r *room) rebuild(ctx context.Context) error {
 	// at a match does not make it look played.
 	r.savedCommands = r.rec.Commands
 	r.rec.Commands = len(cmds)
+	// A server stopped (or killed) between storing a match's last command
+	// and storing its end: the end is stored now.
+	r.finishIfOver(ctx)
 	return nil
 }
 
@@ -554,15 +557,22 @@ func (r *room) apply(ctx context.Context, seat int, data json.RawMessage, reason
 	r.undoPlayed(seat, reason, deadline)
 	r.lastSeat = seat
 	r.srv.metrics.commands.Inc()
-	if out := r.m.Outcome(); out.Over {
-		r.rec.Status = store.Finished
-		r.rec.Result = r.resultText(out)
-		if err := r.save(ctx); err != nil {
-			r.srv.log.Error("storing a match's end", "match", r.id, "err", err)
-		}
-		r.srv.log.Info("match finished", "match", r.id, "result", r.rec.Result)
-	}
+	r.finishIfOver(ctx)
 	return nil
+}
+
+// finishIfOver stores the end of a match in play whose game is over.
+func (r *room) finishIfOver(ctx context.Context) {
+	out := r.m.Outcome()
+	if !out.Over || r.rec.Status != store.Playing {
+		return
+	}
+	r.rec.Status = store.Finished
+	r.rec.Result = r.resultText(out)
+	if err := r.save(ctx); err != nil {
+		r.srv.log.Error("storing a match's end", "match", r.id, "err", err)
+	}
+	r.srv.log.Info("match finished", "match", r.id, "result", r.rec.Result)
 }
 
 // resultText says how a match ended: the reason and who won (unless the
