@@ -30,16 +30,7 @@ func applyPatch(t testing.TB, doc any, patch []byte) any {
 			keys[i] = strings.ReplaceAll(strings.ReplaceAll(k, "~1", "/"), "~0", "~")
 		}
 		keys = append([]string{"doc"}, keys...)
-		var node any = root
-		for _, k := range keys[:len(keys)-1] {
-			switch n := node.(type) {
-			case map[string]any:
-				node = n[k]
-			case []any:
-				i, _ := strconv.Atoi(k)
-				node = n[i]
-			}
-		}
+		node := lookup(root, keys[:len(keys)-1])
 		last := keys[len(keys)-1]
 		set := func(v any) {}
 		switch n := node.(type) {
