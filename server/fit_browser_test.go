@@ -342,12 +342,13 @@ func TestEveryBoardFitsEveryScreen(t *testing.T) {
 			if p.taps != "" && g.Pack == "party" && !forks(t, ts, tb) {
 				t.Logf("%s: no fork, nothing to tap on the board", g.Name)
 			} else if p.taps != "" {
-				// Ann plays until the board asks her to tap it: forty
-				// moves of hers at most (a six to come out in Trouble
-				// is then all but sure), or three minutes (on a busy
+				// Ann plays until the board asks her to tap it: eighty
+				// moves of hers at most (Trouble asks only when a six
+				// finds a piece already out, and the bot sends pieces
+				// home: forty moves were once not enough), or three minutes (on a busy
 				// machine a minute gave Trouble too few rolls).
 				tapped, moves, until := false, 0, time.Now().Add(3*time.Minute)
-				for moves < 40 && time.Now().Before(until) && !tapped {
+				for moves < 80 && time.Now().Before(until) && !tapped {
 					if b.eval(ann, `document.getElementById("app").dataset.over || ""`) == "true" {
 						break
 					}
